@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, type Database } from './db/client';
+import { loadMasterKey, SecretBox } from './lib/crypto';
+import { modules } from './modules/index';
+import { authPlugin } from './plugins/auth';
+import { registerErrorHandler } from './plugins/errors';
+import { APP_VERSION } from './version';
+
+/** Paths whose values never reach a log line (DESIGN.md principle 7). */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.apiSecret',
+  '*.apiKey',
+  '*.secret',
+  '*.token',
+  '*.tempToken',
+  '*.code',
+  '*.codigo',
+  '*.nueva_password',
+  '*.email_code',
+  '*.twofa_code',
+];
+
+export interface BuildAppOptions {
+  /** Reuse an open database (tests that restart the app on the same data). */
+  database?: Database;
+  /** Pino options override (tests pass `false` or a stream). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    trustProxy: true,
+    bodyLimit: 256 * 1024,
+    // The spec's clients send user_id in query strings; keep arrays out of it.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const database =
+    opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+  if (!opts.database) app.addHook('onClose', async () => database.close());
+
+  const secretBox = new SecretBox(loadMasterKey(config.MASTER_KEY, config.dataDir));
+  const ctx: AppContext = { config, database, db: database.db, secretBox, log: app.log, services: {} };
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and the Swagger UI set inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: { maxAge: 31536000, includeSubDomains: true },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Limits are opt-in per route (`config: { rateLimit: {...} }`): login, code sends, 2FA, forum posts.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, context) => {
+      const message = `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`;
+      return { statusCode: 429, success: false, ok: false, error: message, message };
+    },
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'BYTX trading-bot platform API',
+        version: APP_VERSION,
+        description: 'Generated from the zod schemas in packages/contract.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(authPlugin, { ctx });
+  for (const mod of modules) {
+    await app.register(mod.plugin, { ctx });
+  }
+
+  const indexHtml = path.join(config.webDistDir, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDistDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url === '/api' || url.startsWith('/api/')) {
+      const message = `No such API route: ${request.method} ${url}`;
+      return reply.status(404).send({ success: false, ok: false, error: message, message });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send({ success: false, ok: false, error: 'Not found', message: 'Not found' });
+    }
+    if (!hasWeb) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    // Every client-side route answers the app; react-router decides what to show.
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return { app, ctx };
+}

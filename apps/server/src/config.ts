@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolFlag = z
+  .enum(['0', '1', 'true', 'false'], { message: 'must be one of 0, 1, true, false' })
+  .transform((v) => v === '1' || v === 'true');
+
+const emailList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e.length > 0),
+  )
+  .pipe(z.array(z.email({ message: 'must be a comma-separated list of email addresses' })));
+
+/** Every variable the platform reads. README.md documents each one; keep them in step. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  MASTER_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 256-bit key)')
+    .optional(),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('BYTX Platform <no-reply@localhost>'),
+  MARKET_DATA: z.enum(['simulated', 'live'], { message: 'must be simulated or live' }).default('simulated'),
+  SIMULATOR_CONTROL: boolFlag.default(false),
+  SUPPORT_EMAILS: emailList.default([]),
+  LOGO_ALLOWLIST_EMAILS: emailList.default([]),
+  REGISTRATION_OPEN: boolFlag.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  BOT_RUNNER: boolFlag.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  mailOutboxDir: string;
+  webDistDir: string;
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset so `FOO= npm start` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  if (e.SIMULATOR_CONTROL && e.NODE_ENV === 'production') {
+    throw new ConfigError(['SIMULATOR_CONTROL: the simulator control is refused in production mode']);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    ...e,
+    dataDir,
+    mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
+    isProduction: e.NODE_ENV === 'production',
+  };
+}

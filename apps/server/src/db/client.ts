@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema/index';
+import { runMigrations, type SqlRunner } from './migrate';
+
+export type Schema = typeof schema;
+/** The one database type every repository takes: PGlite and node-postgres share it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DbDriver = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  driver: DbDriver;
+  /** Raw SQL for migrations, LISTEN/NOTIFY and tests. */
+  sql: SqlRunner;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** Folder for the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  let database: Database;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client's network error must not crash the process; the pool replaces the client.
+    pool.on('error', () => undefined);
+    // NUMERIC stays a string (exact); BIGINT (int8) becomes a JS number: our int8 columns hold ms timestamps and counters.
+    const types = {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === 20
+          ? (v: string) => Number(v)
+          : (pg.types.getTypeParser(oid, format) as (v: string) => unknown),
+    };
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    // Migrations hold a session-level advisory lock, so they need one dedicated connection.
+    const migrationClient = await pool.connect();
+    try {
+      await runMigrations({
+        exec: async (text) => {
+          await migrationClient.query(text);
+        },
+        query: async (text, params) =>
+          (await migrationClient.query<Record<string, unknown>>(text, params)).rows,
+      });
+    } finally {
+      migrationClient.release();
+    }
+    database = {
+      db,
+      driver: 'postgres',
+      sql: {
+        exec: async (text) => {
+          await pool.query({ text, types });
+        },
+        query: async (text, params) =>
+          (await pool.query<Record<string, unknown>>({ text, values: params, types })).rows,
+      },
+      close: () => pool.end(),
+    };
+  } else {
+    const memory = opts.dataDir === 'memory://';
+    if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
+    const client = new PGlite(memory ? undefined : path.join(opts.dataDir, 'pglite'), {
+      parsers: { 20: (v: string) => Number(v) },
+    });
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    database = {
+      db,
+      driver: 'pglite',
+      sql: {
+        exec: async (text) => {
+          await client.exec(text);
+        },
+        query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+      },
+      close: () => client.close(),
+    };
+    await runMigrations(database.sql);
+  }
+  return database;
+}

@@ -1,0 +1,2 @@
+// One file per area; each area owns its tables and its migration number range (docs/database.md).
+export * from './core';

@@ -1,0 +1,2 @@
+export { buildApp } from './app';
+export { loadConfig } from './config';

@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context';
+import { healthRoutes } from './health/routes';
+
+export interface AppModule {
+  name: string;
+  plugin: FastifyPluginAsync<{ ctx: AppContext }>;
+}
+
+/**
+ * Every feature module, registered in this order. Each lives in `modules/<area>/` with
+ * `routes.ts` (thin) -> `*.service.ts` -> `*.repository.ts`, and owns its schema file and
+ * migration range (docs/database.md).
+ */
+export const modules: AppModule[] = [{ name: 'health', plugin: healthRoutes }];

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+import { makeTestApp, type TestApp } from './helpers';
+
+describe('platform basics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('answers /api/health with version and database kind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), db: 'pglite' });
+  });
+
+  it('answers an unknown /api path with 404 JSON naming it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope?x=1' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, error: 'No such API route: GET /api/nope' });
+  });
+
+  it('serves the OpenAPI document generated from the contract schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toContain('/api/health');
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+});
+
+describe('configuration', () => {
+  it('names every bad variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'abc',
+        MARKET_DATA: 'maybe',
+        SUPPORT_EMAILS: 'not-an-email',
+        DATABASE_URL: 'mysql://x',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PORT/);
+    expect(problems).toMatch(/MARKET_DATA/);
+    expect(problems).toMatch(/SUPPORT_EMAILS/);
+    expect(problems).toMatch(/DATABASE_URL/);
+  });
+
+  it('uses the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.MARKET_DATA).toBe('simulated');
+    expect(c.REGISTRATION_OPEN).toBe(true);
+    expect(c.SIMULATOR_CONTROL).toBe(false);
+    expect(c.mailOutboxDir).toBe(`${c.dataDir}/outbox`);
+  });
+
+  it('refuses the simulator control in production mode', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATOR_CONTROL: '1' })).toThrow(/SIMULATOR_CONTROL/);
+  });
+});

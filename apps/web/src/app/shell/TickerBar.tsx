@@ -1,0 +1,3 @@
+export function TickerBar() {
+  return <div data-testid="ticker-bar" />;
+}

@@ -1,0 +1,5 @@
+import { InDevelopment } from '../../../shared/ui/InDevelopment';
+
+export function RegisterPage() {
+  return <InDevelopment title="Sign up" />;
+}

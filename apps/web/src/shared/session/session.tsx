@@ -1,0 +1,133 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, ApiError, STORAGE } from '../api/client';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  has2FA?: boolean;
+  isSupport?: boolean;
+  canOpenLogoArea?: boolean;
+  language?: string;
+  [key: string]: unknown;
+}
+
+interface MeResponse {
+  loggedIn: boolean;
+  user?: SessionUser | null;
+}
+
+export interface Session {
+  user: SessionUser | null;
+  /** True while the stored token is being verified with GET /api/me. */
+  checking: boolean;
+  /** Stores a token, loads its user and returns it (null when the server refuses it). */
+  signIn: (token: string) => Promise<SessionUser | null>;
+  /** Clears token and user (and tells the server when a session exists). */
+  logout: () => Promise<void>;
+  refresh: () => Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+function readCachedUser(): SessionUser | null {
+  try {
+    const raw = localStorage.getItem(STORAGE.user);
+    return raw ? (JSON.parse(raw) as SessionUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+function cacheUser(user: SessionUser | null) {
+  if (user) localStorage.setItem(STORAGE.user, JSON.stringify(user));
+  else localStorage.removeItem(STORAGE.user);
+}
+
+/** The identifier the spec's bot calls carry: the email, else the id, else 'anonimo'. */
+export const userIdOf = (user: Pick<SessionUser, 'email' | 'id'> | null | undefined) =>
+  user?.email || user?.id || 'anonimo';
+
+/**
+ * The session state machine of spec part 1 §4: the cached user is shown at once; with no stored
+ * token the user is cleared; otherwise GET /api/me decides (loggedIn false clears both); a network
+ * failure is logged and the cached user stays; then checking ends.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<SessionUser | null>(() => readCachedUser());
+  const [checking, setChecking] = useState(true);
+
+  const verify = useCallback(async (): Promise<SessionUser | null> => {
+    const token = localStorage.getItem(STORAGE.token);
+    if (!token) {
+      setUser(null);
+      cacheUser(null);
+      return null;
+    }
+    try {
+      const me = await api<MeResponse>('/api/me');
+      if (me.loggedIn && me.user) {
+        setUser(me.user);
+        cacheUser(me.user);
+        return me.user;
+      }
+      setUser(null);
+      cacheUser(null);
+      localStorage.removeItem(STORAGE.token);
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        // An invalid token clears the stored login.
+        setUser(null);
+        cacheUser(null);
+        localStorage.removeItem(STORAGE.token);
+        return null;
+      }
+      console.error('Failed to verify session', err);
+      return readCachedUser();
+    }
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void verify().finally(() => {
+      if (live) setChecking(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [verify]);
+
+  const signIn = useCallback(
+    async (token: string) => {
+      localStorage.setItem(STORAGE.token, token);
+      return verify();
+    },
+    [verify],
+  );
+
+  const logout = useCallback(async () => {
+    const token = localStorage.getItem(STORAGE.token);
+    localStorage.removeItem(STORAGE.token);
+    cacheUser(null);
+    setUser(null);
+    if (token) {
+      await api('/api/logout', { method: 'POST', body: {}, token }).catch(() => undefined);
+    }
+  }, []);
+
+  const refresh = useCallback(async () => {
+    await verify();
+  }, [verify]);
+
+  const value = useMemo(
+    () => ({ user, checking, signIn, logout, refresh }),
+    [user, checking, signIn, logout, refresh],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession outside SessionProvider');
+  return ctx;
+}

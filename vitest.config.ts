@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/** Test tiers: unit (packages), api (server through the app factory), web (components), e2e (Chromium). */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'packages',
+          include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      './apps/web/vite.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+          // One browser, one server per file; files run one at a time on the 2-core machines.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
