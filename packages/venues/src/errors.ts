@@ -1,0 +1,67 @@
+/**
+ * Venue errors, translated at the boundary (CcxtVenue maps ccxt's classes; PaperVenue throws these
+ * directly). Each class says what the caller does next in `action`.
+ */
+export type VenueErrorAction =
+  /** A transient failure: try again with backoff. */
+  | 'retry'
+  /** Not enough free balance: skip this order and wait for funds. */
+  | 'wait_funds'
+  /** The order itself is wrong (below minimum, bad precision, bad symbol): refuse it, do not retry. */
+  | 'refuse'
+  /** The keys are invalid or lack permission: ask the user to reconnect. */
+  | 'reconnect'
+  /** The request cannot succeed on this venue: stop the bot with this reason. */
+  | 'stop';
+
+export abstract class VenueError extends Error {
+  abstract readonly action: VenueErrorAction;
+  constructor(
+    message: string,
+    readonly exchange: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Network failure or timeout. For createOrder the order may exist: look it up by client id. */
+export class VenueNetworkError extends VenueError {
+  readonly action = 'retry' as const;
+}
+/** Too many requests; `retryAfterMs` when the exchange says. */
+export class VenueRateLimitError extends VenueError {
+  readonly action = 'retry' as const;
+  retryAfterMs?: number;
+}
+/** The exchange is down or in maintenance. */
+export class VenueUnavailableError extends VenueError {
+  readonly action = 'retry' as const;
+}
+export class InsufficientFundsError extends VenueError {
+  readonly action = 'wait_funds' as const;
+}
+/** Below the minimum amount or cost, bad price, unknown symbol: the order is refused. */
+export class InvalidOrderError extends VenueError {
+  readonly action = 'refuse' as const;
+  constructor(
+    message: string,
+    exchange: string,
+    readonly reason: 'min_cost' | 'min_amount' | 'precision' | 'bad_symbol' | 'bad_price' | 'other',
+    cause?: unknown,
+  ) {
+    super(message, exchange, cause);
+  }
+}
+export class OrderNotFoundError extends VenueError {
+  readonly action = 'refuse' as const;
+}
+/** Bad key, expired key, IP not allowed, or a key without trade permission. */
+export class AuthenticationError extends VenueError {
+  readonly action = 'reconnect' as const;
+}
+/** The exchange or this operation is not available (closed exchange, unsupported call). */
+export class NotSupportedError extends VenueError {
+  readonly action = 'stop' as const;
+}
