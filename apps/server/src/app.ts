@@ -67,7 +67,15 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   if (!opts.database) app.addHook('onClose', async () => database.close());
 
   const secretBox = new SecretBox(loadMasterKey(config.MASTER_KEY, config.dataDir));
-  const ctx: AppContext = { config, database, db: database.db, secretBox, log: app.log, services: {} };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    secretBox,
+    log: app.log,
+    services: {},
+    hooks: { beforeUserDelete: [] },
+  };
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -1,3 +1,4 @@
+import type { Candle, Market, OrderBook, Ticker, Timeframe, Venue } from '@bytx/venues';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
@@ -13,10 +14,42 @@ export interface AppContext {
   db: Db;
   secretBox: SecretBox;
   log: FastifyBaseLogger;
-  /** Shared by modules within one app instance (market-data hub, bot runner, mailer...). */
+  /** Services one module provides to others, set by the owning module when it registers. */
   services: Partial<AppServices>;
+  hooks: AppHooks;
 }
 
-/** Filled by the modules that own each service; declare a key here when a module exposes one. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AppServices {}
+export interface AppHooks {
+  /**
+   * Run inside account deletion before the user's rows go (bots stop first: orders cancelled on the
+   * venue). Each hook gets the user's id; a throwing hook aborts the deletion.
+   */
+  beforeUserDelete: ((userId: string) => Promise<void>)[];
+}
+
+/**
+ * Market data shared by every user and bot (DESIGN.md principle 6): one upstream fetch per
+ * (exchange, symbol), cached. Owned by modules/market.
+ */
+export interface MarketHub {
+  markets(exchange: string): Promise<Record<string, Market>>;
+  market(exchange: string, symbol: string): Promise<Market | null>;
+  ticker(exchange: string, symbol: string): Promise<Ticker>;
+  orderBook(exchange: string, symbol: string, limit?: number): Promise<OrderBook>;
+  candles(exchange: string, symbol: string, timeframe: Timeframe, limit?: number): Promise<Candle[]>;
+  /** Price updates of one pair; the hub watches upstream once however many listen. Returns unsubscribe. */
+  subscribe(exchange: string, symbol: string, listener: (ticker: Ticker) => void): () => void;
+}
+
+/** Users' exchange connections as Venues. Owned by modules/exchanges. */
+export interface VenueRegistry {
+  /** The user's venue on that exchange; throws an HttpError (400) when not connected. */
+  forUser(userId: string, exchange: string): Promise<Venue>;
+  /** 'paper', 'live', or null when the user has no connection to that exchange. */
+  connectionKind(userId: string, exchange: string): Promise<'paper' | 'live' | null>;
+}
+
+export interface AppServices {
+  market: MarketHub;
+  venues: VenueRegistry;
+}

@@ -1,0 +1,42 @@
+// `npm run bench`: runs every bench/*.bench.ts (or those named on the command line) and writes
+// bench/RESULTS.md. Each bench compares against a baseline measured in the same process, so results
+// are ratios as well as absolute figures on this machine.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BenchSection {
+  title: string;
+  /** Markdown body: what was measured, how, the table of figures and the ratio to the baseline. */
+  markdown: string;
+}
+
+const dir = import.meta.dirname;
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const sections: BenchSection[] = [];
+for (const file of files) {
+  console.log(`== ${file}`);
+  const mod = (await import(path.join(dir, file))) as { default: () => Promise<BenchSection[]> };
+  const out = await mod.default();
+  for (const s of out) console.log(`${s.title}\n${s.markdown}\n`);
+  sections.push(...out);
+}
+
+const header = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench\` on ${new Date().toISOString()}; node ${process.version}, ${os.cpus().length} cores`,
+  `(${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
+  '',
+].join('\n');
+fs.writeFileSync(
+  path.join(dir, 'RESULTS.md'),
+  header + sections.map((s) => `\n## ${s.title}\n\n${s.markdown.trim()}\n`).join(''),
+);
+console.log(`wrote bench/RESULTS.md (${sections.length} sections)`);
