@@ -1,2 +1,3 @@
 // One file per area; each area owns its tables and its migration number range (docs/database.md).
 export * from './core';
+export * from './bots';

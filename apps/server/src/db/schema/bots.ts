@@ -1,0 +1,150 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const money = (name: string) => numeric(name, { mode: 'string' });
+
+/** One bot per row (Grid Bot DCA: kind 'dca'). `state` is the strategy's DcaState, persisted after every event. */
+export const bots = pgTable(
+  'bots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().default('dca'),
+    exchange: text('exchange').notNull(),
+    symbol: text('symbol').notNull(),
+    /** amount, tp, sep, os, apartado (market type), leverage, direction. */
+    config: jsonb('config').notNull(),
+    state: jsonb('state').notNull(),
+    status: text('status', { enum: ['active', 'stopped', 'error'] })
+      .notNull()
+      .default('active'),
+    stopReason: text('stop_reason'),
+    sl: money('sl'),
+    tpPlus: money('tp_plus'),
+    raEnabled: boolean('ra_enabled').notNull().default(false),
+    pnl: money('pnl').notNull().default('0'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    stoppedAt: ts('stopped_at'),
+    /** Runner process holding the bot (DESIGN.md principle 10) and until when. */
+    leasedBy: text('leased_by'),
+    leaseUntil: ts('lease_until'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('bots_user_idx').on(t.userId),
+    uniqueIndex('bots_one_active_per_pair')
+      .on(t.userId, t.exchange, t.symbol)
+      .where(sql`status = 'active'`),
+  ],
+);
+
+/** The orders journal: written BEFORE the venue is called (DESIGN.md principle 5). */
+export const botOrders = pgTable(
+  'bot_orders',
+  {
+    clientOrderId: text('client_order_id').primaryKey(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    venueOrderId: text('venue_order_id'),
+    symbol: text('symbol').notNull(),
+    side: text('side', { enum: ['buy', 'sell'] }).notNull(),
+    type: text('type', { enum: ['market', 'limit'] }).notNull(),
+    price: money('price'),
+    amount: money('amount').notNull(),
+    role: text('role').notNull(),
+    status: text('status', { enum: ['pending_submit', 'open', 'filled', 'cancelled', 'rejected'] })
+      .notNull()
+      .default('pending_submit'),
+    /** The strategy asked to cancel it; a restart cancels it again if still open. */
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    filled: money('filled').notNull().default('0'),
+    avgPrice: money('avg_price'),
+    fee: money('fee').notNull().default('0'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('bot_orders_bot_status_idx').on(t.botId, t.status)],
+);
+
+/** Closed buy-to-sell trades (one per closed lot). */
+export const botTrades = pgTable(
+  'bot_trades',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    exchange: text('exchange').notNull(),
+    symbol: text('symbol').notNull(),
+    /** Strategy's lot id: one history row per closed lot, idempotent across replays. */
+    lotKey: text('lot_key').notNull(),
+    buyTime: ts('buy_time').notNull(),
+    sellTime: ts('sell_time').notNull(),
+    qty: money('qty').notNull(),
+    buyPrice: money('buy_price').notNull(),
+    sellPrice: money('sell_price').notNull(),
+    pnlNet: money('pnl_net').notNull(),
+    fees: money('fees').notNull().default('0'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('bot_trades_bot_idx').on(t.botId, t.sellTime),
+    index('bot_trades_user_idx').on(t.userId, t.sellTime),
+    uniqueIndex('bot_trades_lot_uq').on(t.botId, t.lotKey),
+  ],
+);
+
+/** Every decision that skips, delays or changes something: rendered by the UI in en and es by `code`. */
+export const botEvents = pgTable(
+  'bot_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    ts: ts('ts').notNull().defaultNow(),
+    level: text('level', { enum: ['info', 'warn', 'error'] })
+      .notNull()
+      .default('info'),
+    code: text('code').notNull(),
+    params: jsonb('params').notNull().default({}),
+  },
+  (t) => [index('bot_events_bot_idx').on(t.botId, t.id)],
+);
+
+/** Per-user bot settings: market type (apartado) and leverage per exchange + symbol ('' = any). */
+export const botUserSettings = pgTable(
+  'bot_user_settings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    exchange: text('exchange').notNull().default(''),
+    symbol: text('symbol').notNull().default(''),
+    apartado: text('apartado'),
+    leverage: integer('leverage'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.exchange, t.symbol] })],
+);
