@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { MARKET_TYPES } from './catalog';
+import { userIdField } from './common';
+
+/**
+ * Grid Bot DCA calls (spec part 2 §7). Numeric form fields are accepted as numbers or strings
+ * (decimal commas allowed) and checked by the server with the spec's own messages, so the schemas
+ * here stay lenient where the spec defines the message.
+ */
+
+/** The spec's messages the server answers with (part 2 §5, §8). */
+export const DCA_MESSAGES = {
+  minPct:
+    'Separation (%) and Take Profit (%) must be greater than 0.5% to ensure proper bot performance and cover exchange fees.',
+  noExchange: '⚠️ Debes seleccionar un exchange antes de iniciar el bot.',
+  notConnected: '⚠️ Este exchange no está conectado. Conéctalo en Settings antes de iniciar el bot.',
+  noPair: 'Por favor, completa el campo de Par (ej: BTC/USDT)',
+  pairNotAvailable: '⚠️ This pair is not available on {exchange}.',
+  badAmount: 'El monto ingresado no es un número válido.',
+  belowMinCost: 'Monto insuficiente. El mínimo para {pair} es ≈ {x} USDT ({n} unidades a precio {p})',
+  paperOnlySpot:
+    '{apartado} is not available for paper trading: paper accounts trade Spot only. Choose Spot or connect live API keys.',
+  leverageNoExchange: 'Please select an Exchange before setting leverage.',
+  alreadyActive: 'A Grid Bot DCA is already active for {symbol} on {exchange}.',
+  noActiveBot: 'No active Grid Bot DCA for {symbol} on {exchange}.',
+  botStarted: 'Bot started successfully',
+  botStopped: 'Bot stopped successfully',
+  relocated: '✅ Reubicado. La malla se rearmó con la misma config desde el precio actual.',
+} as const;
+
+export const MIN_TP_SEP_PCT = 0.5;
+export const DCA_DEFAULTS = { tp: 1, amount: 20, os: 3, separacion: 1, leverage: 1 } as const;
+export const DCA_PAGE = { bots: 2, pendingOrders: 6, history: 25, pageButtons: 7 } as const;
+
+/** Fills `{name}` placeholders of a spec message. */
+export function fillMessage(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+const loose = z.union([z.number(), z.string().max(64)]);
+const looseOptional = z.union([z.number(), z.string().max(64), z.null()]).optional();
+const exchangeField = z.string().trim().max(40);
+const symbolField = z.string().trim().max(40);
+
+export const marketTypeSchema = z.enum(MARKET_TYPES);
+export const directionSchema = z.enum(['LONG', 'SHORT']);
+
+export const botsActivosQuery = z.object({ user_id: userIdField });
+export const userOnlyBody = z.object({ user_id: userIdField }).loose();
+
+export const startBotDcaBody = z.object({
+  symbol: z.string().max(40).optional(),
+  amount: looseOptional,
+  tp: looseOptional,
+  separacion: looseOptional,
+  os: looseOptional,
+  exchange: z.string().max(40).optional(),
+  user_id: userIdField,
+  apartado: marketTypeSchema.optional(),
+  leverage: z.coerce.number().int().min(1).max(200).optional(),
+  direction: directionSchema.optional(),
+});
+export type StartBotDcaBody = z.infer<typeof startBotDcaBody>;
+
+export const pairBody = z.object({
+  user_id: userIdField,
+  exchange: exchangeField.min(1, 'exchange is required'),
+  symbol: symbolField.min(1, 'symbol is required'),
+});
+
+export const stopModeSchema = z.enum(['close_market', 'cancel_only']);
+export const stopBotDcaBody = pairBody.extend({ mode: stopModeSchema.default('cancel_only') });
+
+export const actualizarBotDcaBody = pairBody.extend({ sl: looseOptional, tp_plus: looseOptional });
+export const updateSlBody = pairBody.extend({ sl: looseOptional });
+export const updateTpPlusBody = pairBody.extend({ tp_plus: looseOptional });
+
+export const minCostBody = z.object({
+  user_id: userIdField,
+  exchange: exchangeField.min(1, 'exchange is required'),
+  symbol: symbolField.min(1, 'symbol is required'),
+});
+export const minCostResponse = z.object({
+  success: z.boolean(),
+  min_cost: z.number(),
+  min_amount: z.number(),
+  price: z.number(),
+  error: z.string().optional(),
+});
+
+export const raToggleBody = pairBody.extend({ enabled: z.boolean() });
+export const relocateBody = pairBody;
+
+export const pendingOrdersQuery = z.object({
+  user_id: userIdField,
+  exchange: exchangeField.optional(),
+  symbol: symbolField.optional(),
+  bot_id: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  per_page: z.coerce.number().int().min(1).max(200).default(DCA_PAGE.pendingOrders),
+});
+
+export const historyQuery = z.object({
+  user_id: userIdField,
+  bot_id: z.uuid({ message: 'bot_id must be a bot id' }),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  per_page: z.coerce.number().int().min(1).max(200).default(DCA_PAGE.history),
+});
+
+export const setLeverageBody = z.object({
+  user_id: userIdField,
+  exchange: z.string().trim().max(40).optional(),
+  symbol: z.string().trim().max(40).optional(),
+  leverage: z.coerce
+    .number({ message: 'leverage must be a number' })
+    .int('leverage must be an integer')
+    .min(1, 'leverage must be at least 1')
+    .max(200, 'leverage must be at most 200'),
+});
+
+export const apartadoBody = z.object({ user_id: userIdField, apartado: marketTypeSchema });
+
+export const pnlsActualesBody = z.object({
+  user_id: userIdField,
+  bots: z.array(z.object({ symbol: symbolField, exchange: exchangeField })).max(500).optional(),
+});
+
+export const botEventsParams = z.object({ id: z.uuid({ message: 'not a bot id' }) });
+export const botEventsQuery = z.object({
+  user_id: userIdField,
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const okResponse = z
+  .object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() })
+  .loose();
+
+export interface DcaBotView {
+  id: string;
+  exchange: string;
+  symbol: string;
+  monto: number;
+  tp_pct: number;
+  os: number;
+  sep_pct: number;
+  /** Entry price (the anchor P0). */
+  precio: number;
+  sl: number | null;
+  tp_plus: number | null;
+  ra_enabled: boolean;
+  apartado: string;
+  leverage: number;
+  direction: 'LONG' | 'SHORT';
+  status: 'active' | 'stopped' | 'error';
+  pnl: number;
+  open_lots: number;
+  waiting_buys: number;
+  range_low: number;
+  range_high: number;
+  started_at: string;
+  stop_reason: string | null;
+}
+
+export interface PendingOrderView {
+  id: string;
+  bot_id: string;
+  created_at: string;
+  exchange: string;
+  symbol: string;
+  entry_price: number;
+  limit_price: number;
+  amount_quote: number;
+  amount_base: number;
+  qty: number;
+  quote: string;
+  status: 'open' | 'completed';
+}
+
+export interface DcaTradeView {
+  id: number;
+  buy_time: string;
+  sell_time: string;
+  qty: number;
+  buy_price: number;
+  sell_price: number;
+  pnl_net: number;
+}
+
+export interface ClosedBotView {
+  id: string;
+  exchange: string;
+  symbol: string;
+  amount: number;
+  tp: number;
+  os: number;
+  r: boolean;
+  r_os: boolean;
+  datetime_inicio: string;
+  datetime_cierre: string | null;
+  pnl: number;
+}
+
+export interface BotEventView {
+  id: number;
+  ts: string;
+  level: 'info' | 'warn' | 'error';
+  code: string;
+  params: Record<string, unknown>;
+}
