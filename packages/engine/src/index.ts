@@ -1,0 +1,3 @@
+export * from './strategy';
+export * from './money';
+export * from './dca';
