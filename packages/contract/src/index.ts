@@ -1,4 +1,5 @@
 // Schemas and types of every HTTP call in the spec's call tables; one file per area.
 export * from './catalog';
 export * from './common';
+export * from './forum';
 export * from './health';

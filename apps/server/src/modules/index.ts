@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
+import { forumRoutes } from './forum/routes';
 import { healthRoutes } from './health/routes';
 
 export interface AppModule {
@@ -12,4 +13,7 @@ export interface AppModule {
  * `routes.ts` (thin) -> `*.service.ts` -> `*.repository.ts`, and owns its schema file and
  * migration range (docs/database.md).
  */
-export const modules: AppModule[] = [{ name: 'health', plugin: healthRoutes }];
+export const modules: AppModule[] = [
+  { name: 'health', plugin: healthRoutes },
+  { name: 'forum', plugin: forumRoutes },
+];

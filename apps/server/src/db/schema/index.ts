@@ -1,3 +1,4 @@
 // One file per area; each area owns its tables and its migration number range (docs/database.md).
 export * from './core';
+export * from './forum';
 export * from './bots';
