@@ -1,3 +1,11 @@
+import { Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
 export function Footer() {
-  return <footer style={{ textAlign: 'center', padding: '24px 0', opacity: 0.7 }}>© 2025 BYTX</footer>;
+  const { t } = useTranslation();
+  return (
+    <Text component="footer" ta="center" size="sm" c="dimmed" py="lg" data-testid="footer">
+      {t('shell.footer', { year: 2025 })}
+    </Text>
+  );
 }

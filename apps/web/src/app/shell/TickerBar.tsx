@@ -1,3 +1,109 @@
+import { ActionIcon, Box, Group, Text } from '@mantine/core';
+import { TICKER_ASSETS } from '@bytx/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api/client';
+import {
+  formatChange,
+  formatPrice,
+  parseTickerResponse,
+  TICKER_REFRESH_MS,
+  TICKER_SCROLL_STEP,
+  type TickerPrices,
+} from './tickerFormat';
+
+/** Prices come from our own server (browsers never call third parties). */
+async function fetchTicker(): Promise<TickerPrices> {
+  try {
+    return parseTickerResponse(await api<unknown>('/api/ticker'));
+  } catch (err) {
+    // Spec part 1 §8: logged only; the previous prices stay (the query keeps its last data).
+    console.error('Error fetching prices', err);
+    throw err;
+  }
+}
+
+/**
+ * The fixed price bar at the bottom of every page (spec part 1 §2): the 16 ticker assets, refreshed
+ * every 10 s, with left and right buttons that scroll the list 200 px smoothly.
+ */
 export function TickerBar() {
-  return <div data-testid="ticker-bar" />;
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const { data: prices } = useQuery({
+    queryKey: ['ticker'],
+    queryFn: fetchTicker,
+    refetchInterval: TICKER_REFRESH_MS,
+    refetchIntervalInBackground: false,
+    retry: false,
+  });
+
+  const scroll = (dir: 1 | -1) =>
+    scroller.current?.scrollBy({ left: dir * TICKER_SCROLL_STEP, behavior: 'smooth' });
+
+  return (
+    <Group h="100%" gap={4} px={4} wrap="nowrap" data-testid="ticker-bar">
+      <ActionIcon
+        variant="subtle"
+        onClick={() => scroll(-1)}
+        aria-label={t('shell.ticker.left')}
+        data-testid="ticker-left"
+      >
+        ‹
+      </ActionIcon>
+      <Box
+        ref={scroller}
+        data-testid="ticker-scroll"
+        style={{
+          flex: 1,
+          overflowX: 'auto',
+          overflowY: 'hidden',
+          whiteSpace: 'nowrap',
+          scrollbarWidth: 'none',
+        }}
+      >
+        <Group gap="lg" wrap="nowrap" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {TICKER_ASSETS.map((asset) => {
+            const quote = prices?.[asset.id];
+            const change = formatChange(quote?.usd_24h_change);
+            const color = change.direction === 'down' ? 'red' : change.direction === 'up' ? 'teal' : 'dimmed';
+            return (
+              <Group
+                key={asset.id}
+                component="li"
+                gap={6}
+                wrap="nowrap"
+                data-testid={`ticker-item-${asset.id}`}
+                title={asset.name}
+              >
+                <Text size="sm" fw={600}>
+                  {asset.symbol}
+                </Text>
+                <Text size="sm" data-testid={`ticker-price-${asset.id}`}>
+                  {formatPrice(quote?.usd)}
+                </Text>
+                <Text
+                  size="sm"
+                  c={color}
+                  data-testid={`ticker-change-${asset.id}`}
+                  data-direction={change.direction ?? ''}
+                >
+                  {change.text}
+                </Text>
+              </Group>
+            );
+          })}
+        </Group>
+      </Box>
+      <ActionIcon
+        variant="subtle"
+        onClick={() => scroll(1)}
+        aria-label={t('shell.ticker.right')}
+        data-testid="ticker-right"
+      >
+        ›
+      </ActionIcon>
+    </Group>
+  );
 }
