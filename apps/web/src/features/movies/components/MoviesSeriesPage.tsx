@@ -1,5 +1,64 @@
-import { InDevelopment } from '../../../shared/ui/InDevelopment';
+import { LOGO_DENIED_MESSAGE } from '@bytx/contract';
+import { Alert, Center, Container, List, Loader, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { checkMoviesAccess } from '../api/access';
 
+/**
+ * /peliculas-series: the token-logo area (spec part 1 §2 Forum). Login is checked by the route guard;
+ * the allow-list by the server, so a typed-in URL is refused too: the denial is shown and the visitor
+ * goes to /. The spec does not show the contents, so the page says so honestly.
+ */
 export function MoviesSeriesPage() {
-  return <InDevelopment title="Películas y series" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const access = useQuery({
+    queryKey: ['movies', 'access'],
+    queryFn: checkMoviesAccess,
+    retry: false,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const denied = useRef(false);
+
+  useEffect(() => {
+    if (!access.isError || denied.current) return;
+    denied.current = true;
+    window.alert(LOGO_DENIED_MESSAGE);
+    void navigate('/', { replace: true });
+  }, [access.isError, navigate]);
+
+  if (access.isPending) {
+    return (
+      <Center py="xl" data-testid="movies-checking">
+        <Loader size="sm" mr="sm" />
+        <Text c="dimmed">{t('movies.checking')}</Text>
+      </Center>
+    );
+  }
+  if (access.isError) {
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="red" variant="light" data-testid="movies-denied">
+          {LOGO_DENIED_MESSAGE}
+        </Alert>
+      </Container>
+    );
+  }
+
+  const items = t('movies.placeholderItems', { returnObjects: true }) as string[];
+  return (
+    <Container size="md" py="lg" data-testid="movies-page">
+      <Title order={2}>{t('movies.title')}</Title>
+      <Text mt="sm">{t('movies.intro')}</Text>
+      <Alert variant="light" color="yellow" mt="md" title={t('movies.placeholderTitle')}>
+        {t('movies.placeholderNote')}
+      </Alert>
+      <List mt="md" data-testid="movies-placeholder-list">
+        {Array.isArray(items) && items.map((item) => <List.Item key={item}>{item}</List.Item>)}
+      </List>
+    </Container>
+  );
 }
