@@ -25,7 +25,7 @@ describe('Drizzle schema matches the SQL migrations', () => {
   });
   afterAll(async () => database.close());
 
-  const tables = Object.values(schema).filter((v): v is PgTable => is(v, PgTable));
+  const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
 
   it('declares at least the core tables', () => {
     expect(tables.map((t) => getTableConfig(t).name)).toEqual(expect.arrayContaining(['users', 'sessions']));

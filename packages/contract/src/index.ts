@@ -3,3 +3,5 @@ export * from './catalog';
 export * from './common';
 export * from './forum';
 export * from './health';
+export * from './exchanges';
+export * from './wallet';

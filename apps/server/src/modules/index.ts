@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
 import { forumRoutes } from './forum/routes';
 import { healthRoutes } from './health/routes';
+import { exchangesRoutes } from './exchanges/routes';
+import { walletRoutes } from './wallet/routes';
 
 export interface AppModule {
   name: string;
@@ -16,4 +18,6 @@ export interface AppModule {
 export const modules: AppModule[] = [
   { name: 'health', plugin: healthRoutes },
   { name: 'forum', plugin: forumRoutes },
+  { name: 'exchanges', plugin: exchangesRoutes },
+  { name: 'wallet', plugin: walletRoutes },
 ];

@@ -2,3 +2,4 @@
 export * from './core';
 export * from './forum';
 export * from './bots';
+export * from './exchanges';

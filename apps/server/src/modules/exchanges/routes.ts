@@ -1,0 +1,107 @@
+import {
+  conectarExchangeBody,
+  conectarExchangeResponse,
+  eliminarExchangeBody,
+  eliminarExchangeResponse,
+  estadoConexionBody,
+  estadoConexionResponse,
+  exchangeConnectionsResponse,
+} from '@bytx/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../plugins/auth';
+import { AddressesRepository } from '../wallet/addresses.repository';
+import { ConnectionsRepository } from './connections.repository';
+import { ConnectionsService } from './connections.service';
+import { DbPaperStore } from './paper-store';
+import { defaultVenueFactory } from './venue-factory';
+import { DbVenueRegistry } from './venue-registry';
+
+const bearer = [{ bearer: [] }];
+
+/**
+ * Exchange connections (spec part 1 §7) and ctx.services.venues, the registry every other module
+ * gets a user's Venue from.
+ */
+export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const repo = new ConnectionsRepository(ctx.db);
+  const store = new DbPaperStore(ctx.db);
+  const registry = new DbVenueRegistry(repo, store, ctx.secretBox, defaultVenueFactory(ctx));
+  const service = new ConnectionsService(
+    repo,
+    registry,
+    store,
+    new AddressesRepository(ctx.db),
+    ctx.secretBox,
+    ctx.log,
+  );
+  ctx.services.venues = registry;
+  ctx.hooks.beforeUserDelete.push((userId) => registry.closeUser(userId));
+  app.addHook('onClose', async () => registry.closeAll());
+
+  app.post(
+    '/api/estado_conexion',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['exchanges'],
+        summary: 'Which of the 20 exchanges the user has connected (paper or live)',
+        security: bearer,
+        body: estadoConexionBody,
+        response: { 200: estadoConexionResponse },
+      },
+    },
+    async (request) => ({ conexiones: await service.status(currentUser(request).id) }),
+  );
+
+  app.post(
+    '/api/conectar_exchange',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['exchanges'],
+        summary: 'Connect live API keys (checked with a balance call) or a paper account (mode "paper")',
+        security: bearer,
+        body: conectarExchangeBody,
+        response: { 200: conectarExchangeResponse },
+      },
+    },
+    async (request) => {
+      const { exchange, mode, apiKey, apiSecret } = request.body;
+      const done = await service.connect(currentUser(request).id, { exchange, mode, apiKey, apiSecret });
+      return { success: true, exchange, mode: done.mode, message: done.message };
+    },
+  );
+
+  app.post(
+    '/api/eliminar_exchange',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['exchanges'],
+        summary: 'Remove a connection (a paper account is deleted with it)',
+        security: bearer,
+        body: eliminarExchangeBody,
+        response: { 200: eliminarExchangeResponse },
+      },
+    },
+    async (request) => {
+      const removed = await service.remove(currentUser(request).id, request.body.exchange);
+      return { success: true, message: removed ? 'Exchange removed.' : 'This exchange was not connected.' };
+    },
+  );
+
+  app.get(
+    '/api/exchanges/connections',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['exchanges'],
+        summary: "The user's connected exchanges with their mode (never any key material)",
+        security: bearer,
+        response: { 200: exchangeConnectionsResponse },
+      },
+    },
+    async (request) => ({ success: true as const, connections: await service.list(currentUser(request).id) }),
+  );
+};

@@ -1,0 +1,75 @@
+import {
+  addressBody,
+  addressMapResponse,
+  addressQuery,
+  addressResponse,
+  walletQuery,
+  walletResponse,
+} from '@bytx/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../plugins/auth';
+import { ConnectionsRepository } from '../exchanges/connections.repository';
+import { AddressesRepository } from './addresses.repository';
+import { WalletService } from './wallet.service';
+
+const bearer = [{ bearer: [] }];
+
+/** Wallet calls of spec part 1 §7 on the user's chosen connection (see WalletService). */
+export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const service = new WalletService(
+    new ConnectionsRepository(ctx.db),
+    new AddressesRepository(ctx.db),
+    () => {
+      if (!ctx.services.venues) throw new Error('The exchanges module provides ctx.services.venues');
+      return ctx.services.venues;
+    },
+    ctx.log,
+  );
+
+  app.get(
+    '/api/wallet',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Balances (coin -> total) of the chosen connection; all 26 wallet coins, 0 when none',
+        security: bearer,
+        querystring: walletQuery,
+        response: { 200: walletResponse },
+      },
+    },
+    async (request) => service.balances(currentUser(request).id, request.query.exchange),
+  );
+
+  app.get(
+    '/api/address',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Known deposit addresses (symbol -> address) of the chosen connection',
+        security: bearer,
+        querystring: addressQuery,
+        response: { 200: addressMapResponse },
+      },
+    },
+    async (request) => service.knownAddresses(currentUser(request).id, request.query.exchange),
+  );
+
+  app.post(
+    '/api/address',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Generate (or return) the deposit address of one wallet coin',
+        security: bearer,
+        body: addressBody,
+        response: { 200: addressResponse },
+      },
+    },
+    async (request) =>
+      service.generateAddress(currentUser(request).id, request.body.symbol, request.body.exchange),
+  );
+};

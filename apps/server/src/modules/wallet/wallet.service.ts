@@ -1,0 +1,167 @@
+import { WALLET_COINS, type ConnectionMode, type ExchangeKey } from '@bytx/contract';
+import type { DepositAddress, Venue } from '@bytx/venues';
+import { VenueError } from '@bytx/venues';
+import type { FastifyBaseLogger } from 'fastify';
+import type { VenueRegistry } from '../../context';
+import { badRequest, HttpError } from '../../lib/errors';
+import type { ConnectionRow, ConnectionsRepository } from '../exchanges/connections.repository';
+import type { AddressesRepository } from './addresses.repository';
+
+export const NO_CONNECTION_MESSAGE =
+  'Connect an exchange (or a paper account) in Settings to use the wallet.';
+
+/** How long a live exchange that had no address for a coin is not asked again. */
+const MISS_TTL_MS = 10 * 60 * 1000;
+/** A live address lookup that takes longer is left for the next page load. */
+const LOOKUP_TIMEOUT_MS = 8000;
+
+/**
+ * The wallet screen's data: balances and deposit addresses of the user's chosen connection.
+ * Chosen: the `exchange` asked for, else the first live connection, else the first paper one
+ * (oldest first): real funds are what a wallet shows when the user has them.
+ */
+export class WalletService {
+  private readonly misses = new Map<string, number>();
+
+  constructor(
+    private readonly connections: ConnectionsRepository,
+    private readonly addresses: AddressesRepository,
+    private readonly venues: () => VenueRegistry,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async choose(userId: string, exchange?: ExchangeKey): Promise<ConnectionRow | null> {
+    if (exchange) {
+      const row = await this.connections.get(userId, exchange);
+      if (!row) throw badRequest('Este exchange no está conectado. Conéctalo en Settings.');
+      return row;
+    }
+    const rows = await this.connections.list(userId);
+    return rows.find((r) => r.mode === 'live') ?? rows[0] ?? null;
+  }
+
+  async balances(
+    userId: string,
+    exchange?: ExchangeKey,
+  ): Promise<{ balances: Record<string, number>; exchange: string | null; mode: ConnectionMode | null }> {
+    const balances: Record<string, number> = Object.fromEntries(WALLET_COINS.map((c) => [c, 0]));
+    const row = await this.choose(userId, exchange);
+    if (!row) return { balances, exchange: null, mode: null };
+    const venue = await this.venue(userId, row);
+    const fetched = await this.call(row, () => venue.fetchBalance());
+    for (const [coin, entry] of Object.entries(fetched)) {
+      const total = Number(entry?.total ?? 0);
+      if (!Number.isFinite(total)) continue;
+      if (total !== 0 || coin in balances) balances[coin] = total;
+    }
+    return { balances, exchange: row.exchange, mode: row.mode };
+  }
+
+  /** Symbol -> address for the coins whose address is known (paper: every wallet coin). */
+  async knownAddresses(userId: string, exchange?: ExchangeKey): Promise<Record<string, string>> {
+    const row = await this.choose(userId, exchange);
+    if (!row) return {};
+    const out: Record<string, string> = {};
+    for (const a of await this.addresses.list(userId, row.exchange)) out[a.coin] = a.address;
+    const missing = WALLET_COINS.filter((c) => !out[c]);
+    if (missing.length === 0) return out;
+    const venue = await this.venue(userId, row);
+    const now = Date.now();
+    const toAsk =
+      row.mode === 'paper'
+        ? missing
+        : missing.filter((c) => (this.misses.get(this.missKey(userId, row.exchange, c)) ?? 0) <= now);
+    const results = await Promise.allSettled(
+      toAsk.map((coin) => withTimeout(venue.fetchDepositAddress(coin), LOOKUP_TIMEOUT_MS)),
+    );
+    for (const [i, r] of results.entries()) {
+      const coin = toAsk[i]!;
+      if (r.status === 'fulfilled' && r.value.address) {
+        out[coin] = r.value.address;
+        if (row.mode === 'live') await this.store(userId, row.exchange, coin, r.value);
+      } else if (row.mode === 'live') {
+        this.misses.set(this.missKey(userId, row.exchange, coin), now + MISS_TTL_MS);
+      }
+    }
+    return out;
+  }
+
+  /** Generate New Address: paper from PaperVenue, live through ccxt create (else fetch). */
+  async generateAddress(
+    userId: string,
+    coin: string,
+    exchange?: ExchangeKey,
+  ): Promise<{ address: string; tag: string | null; network: string | null }> {
+    const row = await this.choose(userId, exchange);
+    if (!row) throw badRequest(NO_CONNECTION_MESSAGE);
+    const venue = await this.venue(userId, row);
+    const got = await this.call(row, async () => {
+      try {
+        return await venue.createDepositAddress(coin);
+      } catch (err) {
+        if (row.mode === 'live' && err instanceof VenueError && err.action === 'stop') {
+          return venue.fetchDepositAddress(coin);
+        }
+        throw err;
+      }
+    });
+    if (!got.address) throw new HttpError(502, `The exchange gave no ${coin} deposit address.`);
+    await this.store(userId, row.exchange, coin, got);
+    this.misses.delete(this.missKey(userId, row.exchange, coin));
+    return { address: got.address, tag: got.tag ?? null, network: got.network ?? null };
+  }
+
+  private venue(userId: string, row: ConnectionRow): Promise<Venue> {
+    return this.venues().forUser(userId, row.exchange);
+  }
+
+  private async store(userId: string, exchange: string, coin: string, a: DepositAddress) {
+    await this.addresses.put(userId, exchange, {
+      coin,
+      address: a.address,
+      tag: a.tag ?? null,
+      network: a.network ?? null,
+    });
+  }
+
+  /** Venue failures become answers the screen can show; the raw text is not passed on. */
+  private async call<T>(row: ConnectionRow, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      this.log.warn(
+        { exchange: row.exchange, error: err instanceof Error ? err.name : typeof err },
+        'wallet venue call failed',
+      );
+      if (err instanceof VenueError) {
+        if (err.action === 'reconnect')
+          throw badRequest('The exchange refused the API keys. Reconnect the exchange in Settings.');
+        if (err.action === 'stop') throw badRequest('The exchange does not support this.');
+        if (err.action === 'refuse') throw badRequest(err.message);
+        throw new HttpError(502, 'The exchange did not answer; please try again.');
+      }
+      throw err;
+    }
+  }
+
+  private missKey(userId: string, exchange: string, coin: string) {
+    return `${userId}|${exchange}|${coin}`;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

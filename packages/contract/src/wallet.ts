@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { WALLET_COINS } from './catalog';
+import { CONNECTION_MODES, exchangeField } from './exchanges';
+import { userIdField } from './common';
+
+/** Wallet calls of spec part 1 §7: balances and deposit addresses of the user's chosen connection. */
+
+export const walletQuery = z.object({
+  user_id: userIdField,
+  /** Which connection to read; default: the first live one, else the first paper one. */
+  exchange: exchangeField.optional(),
+});
+
+export const walletResponse = z.object({
+  /** Coin -> total balance; all 26 wallet coins present (0 when none), plus any other held coin. */
+  balances: z.record(z.string(), z.number()),
+  /** The connection read, null when the user has none. */
+  exchange: z.string().nullable(),
+  mode: z.enum(CONNECTION_MODES).nullable(),
+});
+export type WalletResponse = z.infer<typeof walletResponse>;
+
+export const addressQuery = z.object({
+  user_id: userIdField,
+  exchange: exchangeField.optional(),
+});
+
+/** Symbol -> deposit address, for the coins whose address is known. */
+export const addressMapResponse = z.record(z.string(), z.string());
+export type AddressMapResponse = z.infer<typeof addressMapResponse>;
+
+export const walletCoinField = z
+  .string({ message: 'symbol is required' })
+  .trim()
+  .min(1, 'symbol is required')
+  .max(16)
+  .transform((v, ctx) => {
+    const s = v.toUpperCase();
+    if (!(WALLET_COINS as readonly string[]).includes(s)) {
+      ctx.addIssue({ code: 'custom', message: `Unsupported coin: ${v}` });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+export const addressBody = z.object({
+  symbol: walletCoinField,
+  exchange: exchangeField.optional(),
+  user_id: userIdField,
+});
+
+export const addressResponse = z.object({
+  address: z.string(),
+  tag: z.string().nullable().optional(),
+  network: z.string().nullable().optional(),
+});
+export type AddressResponse = z.infer<typeof addressResponse>;
