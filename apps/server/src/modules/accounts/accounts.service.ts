@@ -1,0 +1,228 @@
+import { createHmac } from 'node:crypto';
+import type { MeUser } from '@bytx/contract';
+import type { AppContext } from '../../context';
+import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
+import { loadMasterKey } from '../../lib/crypto';
+import { Mailer, maskEmail } from '../mail/mailer';
+import { mailLanguage, templates } from '../mail/templates';
+import {
+  CODE_SEND_WINDOW_MS,
+  CODE_SENDS_PER_EMAIL,
+  CodesRepository,
+  newCode,
+  type CodeCheck,
+  type CodePurpose,
+} from './codes.repository';
+import { assertPasswordAllowed, burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { canOpenLogoArea, isSupportEmail } from './roles';
+import { SessionsRepository, type SessionUser } from './sessions.repository';
+import { TwoFactorService } from './twofa.service';
+import { UsersRepository } from './users.repository';
+
+export const REGISTRATION_CLOSED_MESSAGE =
+  'New registration is temporarily unavailable. The platform is in development.';
+export const CODE_SENT_MESSAGE = 'If this email can be registered, a verification code has been sent to it.';
+export const LOGIN_FAILED_MESSAGE = 'Invalid email or password.';
+
+const CODE_MESSAGES: Record<Exclude<CodeCheck, 'ok'>, string> = {
+  missing: 'The verification code is invalid or has expired. Request a new code.',
+  expired: 'The verification code has expired. Request a new code.',
+  too_many_attempts: 'Too many wrong codes. Request a new code.',
+  wrong: 'The verification code is incorrect.',
+};
+
+export type LoginResult =
+  { success: true; token: string } | { success: true; requires2FA: true; tempToken: string; message: string };
+
+/** Sign-up, login, password change, account deletion and the /api/me view (docs/accounts.md). */
+export class AccountsService {
+  readonly users: UsersRepository;
+  readonly sessions: SessionsRepository;
+  readonly codes: CodesRepository;
+  readonly twofa: TwoFactorService;
+  readonly mailer: Mailer;
+
+  constructor(private readonly ctx: AppContext) {
+    this.users = new UsersRepository(ctx.db);
+    this.sessions = new SessionsRepository(ctx.db);
+    const master = loadMasterKey(ctx.config.MASTER_KEY, ctx.config.dataDir);
+    this.codes = new CodesRepository(
+      ctx.db,
+      createHmac('sha256', master).update('bytx/email-codes/v1').digest(),
+    );
+    this.twofa = new TwoFactorService(ctx);
+    this.mailer = new Mailer(ctx.config, ctx.log);
+  }
+
+  private audit(event: string, fields: Record<string, unknown> = {}) {
+    this.ctx.log.info({ event: `account.${event}`, ...fields }, event);
+  }
+
+  private async assertSendAllowed(email: string, purpose: CodePurpose) {
+    const since = new Date(Date.now() - CODE_SEND_WINDOW_MS);
+    if ((await this.codes.sendsSince(email, purpose, since)) >= CODE_SENDS_PER_EMAIL) {
+      this.audit('code_send_limited', { email: maskEmail(email), purpose });
+      throw tooManyRequests(
+        'Too many codes were requested for this email. Please wait an hour and try again.',
+      );
+    }
+  }
+
+  /**
+   * Sign-up step 1. The answer is the same whether or not the email has an account (no account
+   * enumeration); an existing account's owner gets a notice instead of a code.
+   */
+  async sendSignupCode(email: string, language: string | undefined): Promise<void> {
+    if (!this.ctx.config.REGISTRATION_OPEN) throw forbidden(REGISTRATION_CLOSED_MESSAGE);
+    await this.assertSendAllowed(email, 'register');
+    const existing = await this.users.byEmail(email);
+    if (existing) {
+      await this.codes.record(email, 'register', null, existing.id);
+      await this.mailer.send(templates.signupExistingAccount(email, mailLanguage(existing.language)));
+      this.audit('signup_code_existing', { userId: existing.id });
+      return;
+    }
+    const code = newCode();
+    await this.codes.record(email, 'register', code, null);
+    await this.mailer.send(templates.signupCode(email, code, mailLanguage(language)));
+    this.audit('signup_code_sent', { email: maskEmail(email) });
+  }
+
+  async register(email: string, password: string, codigo: string, language: string | undefined) {
+    if (!this.ctx.config.REGISTRATION_OPEN) throw forbidden(REGISTRATION_CLOSED_MESSAGE);
+    assertPasswordAllowed(password);
+    const check = await this.codes.check(email, 'register', codigo, { consume: false });
+    if (check.result !== 'ok' || !check.id) {
+      this.audit('signup_code_refused', { email: maskEmail(email), reason: check.result });
+      throw badRequest(CODE_MESSAGES[check.result === 'ok' ? 'missing' : check.result]);
+    }
+    const passwordHash = await hashPassword(password);
+    if (!(await this.codes.consume(check.id))) throw badRequest(CODE_MESSAGES.missing);
+    const user = await this.users.create(email, passwordHash, mailLanguage(language));
+    // A code is only mailed for an email with no account, so this is a race between two sign-ups.
+    if (!user) throw badRequest(CODE_MESSAGES.missing);
+    this.audit('registered', { userId: user.id });
+  }
+
+  async login(email: string, password: string): Promise<LoginResult> {
+    const user = await this.users.byEmail(email);
+    if (!user) {
+      await burnPasswordCheck(password);
+      this.audit('login_failed', { email: maskEmail(email), reason: 'unknown' });
+      throw unauthorized(LOGIN_FAILED_MESSAGE);
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      this.audit('login_failed', { userId: user.id, reason: 'password' });
+      throw unauthorized(LOGIN_FAILED_MESSAGE);
+    }
+    if (await this.twofa.isEnabled(user.id)) {
+      const tempToken = await this.sessions.create(user.id, 'pending_2fa');
+      this.audit('login_needs_2fa', { userId: user.id });
+      return {
+        success: true,
+        requires2FA: true,
+        tempToken,
+        message: 'Enter the 6-digit code from your authenticator app.',
+      };
+    }
+    const token = await this.sessions.create(user.id, 'session');
+    this.audit('login', { userId: user.id });
+    return { success: true, token };
+  }
+
+  /** Login step 2: the temporary token plus a TOTP code become a real session. */
+  async completeLogin(pending: SessionUser, code: string): Promise<string> {
+    await this.twofa.verifyEnabled(pending.id, code);
+    await this.sessions.revoke(pending.sessionId);
+    const token = await this.sessions.create(pending.id, 'session');
+    this.audit('login', { userId: pending.id, with2FA: true });
+    return token;
+  }
+
+  async logout(user: SessionUser): Promise<void> {
+    await this.sessions.revoke(user.sessionId);
+    this.audit('logout', { userId: user.id });
+  }
+
+  async me(user: SessionUser): Promise<MeUser> {
+    return {
+      id: user.id,
+      email: user.email,
+      has2FA: await this.twofa.isEnabled(user.id),
+      language: mailLanguage(user.language),
+      isSupport: isSupportEmail(this.ctx.config, user.email),
+      canOpenLogoArea: canOpenLogoArea(this.ctx.config, user.email),
+    };
+  }
+
+  async setLanguage(user: SessionUser, language: string): Promise<void> {
+    await this.users.setLanguage(user.id, language);
+    this.audit('language_set', { userId: user.id, language });
+  }
+
+  async sendPasswordChangeCode(user: SessionUser): Promise<void> {
+    await this.assertSendAllowed(user.email, 'password_change');
+    const code = newCode();
+    await this.codes.record(user.email, 'password_change', code, user.id);
+    await this.mailer.send(templates.passwordChangeCode(user.email, code, mailLanguage(user.language)));
+    this.audit('password_code_sent', { userId: user.id });
+  }
+
+  /**
+   * Needs the mailed code and, with 2FA on, a current TOTP code. Every check passes before anything
+   * changes; then the password is replaced and every other session of the user is revoked.
+   */
+  async changePassword(
+    user: SessionUser,
+    newPassword: string,
+    emailCode: string,
+    twofaCode: string | null | undefined,
+  ): Promise<void> {
+    assertPasswordAllowed(newPassword);
+    const has2FA = await this.twofa.isEnabled(user.id);
+    const twofa = (twofaCode ?? '').replace(/\s+/g, '');
+    if (has2FA && !/^\d{6}$/.test(twofa)) {
+      throw badRequest(
+        'Two-factor authentication is on: enter the 6-digit code from your authenticator app.',
+      );
+    }
+    const check = await this.codes.check(user.email, 'password_change', emailCode, { consume: false });
+    if (check.result !== 'ok' || !check.id) {
+      this.audit('password_change_refused', { userId: user.id, reason: check.result });
+      throw badRequest(CODE_MESSAGES[check.result === 'ok' ? 'missing' : check.result]);
+    }
+    if (has2FA) await this.twofa.verifyEnabled(user.id, twofa);
+    const passwordHash = await hashPassword(newPassword);
+    if (!(await this.codes.consume(check.id))) throw badRequest(CODE_MESSAGES.missing);
+    await this.users.setPassword(user.id, passwordHash);
+    await this.sessions.revokeAllForUser(user.id, user.sessionId);
+    this.audit('password_changed', { userId: user.id });
+    await this.mailer
+      .send(templates.passwordChanged(user.email, mailLanguage(user.language)))
+      .catch((err: unknown) => this.ctx.log.warn({ err: (err as Error).message }, 'notice mail failed'));
+  }
+
+  /**
+   * Other modules' hooks run first (bots stopped, orders cancelled); a throwing hook aborts. Then the
+   * user row goes in one transaction and every row that belongs to them cascades with it, sessions
+   * included.
+   */
+  async deleteAccount(user: SessionUser): Promise<void> {
+    for (const hook of this.ctx.hooks.beforeUserDelete) {
+      try {
+        await hook(user.id);
+      } catch (err) {
+        this.ctx.log.error({ err: (err as Error).message, userId: user.id }, 'account deletion hook failed');
+        const message =
+          err instanceof HttpError ? err.message : 'Your bots could not be stopped. Please try again.';
+        throw new HttpError(err instanceof HttpError ? err.statusCode : 500, message);
+      }
+    }
+    if (!(await this.users.delete(user.id)))
+      throw unauthorized('Session expired or invalid. Please log in again.');
+    this.audit('deleted', { userId: user.id });
+    await this.mailer
+      .send(templates.accountDeleted(user.email, mailLanguage(user.language)))
+      .catch((err: unknown) => this.ctx.log.warn({ err: (err as Error).message }, 'notice mail failed'));
+  }
+}

@@ -1,0 +1,312 @@
+import {
+  cambiarPasswordBody,
+  check2faResponse,
+  codeBody,
+  emptyBody,
+  enviarCodigoBody,
+  enviarCodigoResponse,
+  generate2faResponse,
+  languageBody,
+  loginBody,
+  loginResponse,
+  meResponse,
+  publicConfigResponse,
+  registroBody,
+  successMessageResponse,
+  verify2faResponse,
+} from '@bytx/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { unauthorized } from '../../lib/errors';
+import { bearerToken, currentUser } from '../../plugins/auth';
+import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
+import { requireLogoAllowlist } from './roles';
+
+const TAGS = ['accounts'];
+const bearer = [{ bearer: [] }];
+
+/** Per-IP limits; code sends are also limited per email in the service (docs/accounts.md). */
+const limits = {
+  login: {
+    max: 10,
+    timeWindow: '5 minutes',
+    hook: 'preValidation' as const,
+    keyGenerator: (req: FastifyRequest) => {
+      const email = (req.body as { email?: unknown } | undefined)?.email;
+      return `${req.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+    },
+  },
+  codeSend: { max: 20, timeWindow: '10 minutes' },
+  codeCheck: { max: 30, timeWindow: '10 minutes' },
+  twofa: { max: 20, timeWindow: '5 minutes' },
+};
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const service = new AccountsService(ctx);
+
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Public settings the app needs before login',
+        response: { 200: publicConfigResponse },
+      },
+    },
+    async () => ({ registrationOpen: ctx.config.REGISTRATION_OPEN }),
+  );
+
+  app.post(
+    '/api/enviar_codigo',
+    {
+      config: { rateLimit: limits.codeSend },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign-up step 1: mail a 6-digit code (same answer whether or not the email has an account)',
+        body: enviarCodigoBody,
+        response: { 200: enviarCodigoResponse },
+      },
+    },
+    async (request) => {
+      await service.sendSignupCode(request.body.email, request.body.language);
+      return { success: true as const, message: CODE_SENT_MESSAGE, registrationOpen: true };
+    },
+  );
+
+  app.post(
+    '/api/registro',
+    {
+      config: { rateLimit: limits.codeCheck },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign-up step 2: create the account with the mailed code',
+        body: registroBody,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      const { email, password, codigo, language } = request.body;
+      await service.register(email, password, codigo, language);
+      return { success: true as const, message: 'Account created. You can sign in now.' };
+    },
+  );
+
+  app.post(
+    '/api/login',
+    {
+      config: { rateLimit: limits.login },
+      schema: {
+        tags: TAGS,
+        summary: 'Log in: a session token, or a temporary token for the 2FA step',
+        body: loginBody,
+        response: { 200: loginResponse },
+      },
+    },
+    async (request) => service.login(request.body.email, request.body.password),
+  );
+
+  app.post(
+    '/api/verify_2fa',
+    {
+      config: { rateLimit: limits.twofa },
+      schema: {
+        tags: TAGS,
+        summary:
+          'With the 2FA temporary token (login): answers the session token. With a session token (settings): turns 2FA on.',
+        security: bearer,
+        body: codeBody,
+        response: { 200: verify2faResponse },
+      },
+    },
+    async (request) => {
+      const token = bearerToken(request);
+      if (!token) throw unauthorized('Not logged in');
+      const pending = await service.sessions.resolve(token, 'pending_2fa');
+      if (pending) {
+        const sessionToken = await service.completeLogin(pending, request.body.code);
+        return { success: true as const, message: 'Logged in', token: sessionToken };
+      }
+      const user = await service.sessions.resolve(token, 'session');
+      if (!user) throw unauthorized('Session expired or invalid. Please log in again.');
+      await service.twofa.enable(user.id, request.body.code);
+      ctx.log.info({ event: 'account.2fa_enabled', userId: user.id }, '2fa_enabled');
+      return {
+        success: true as const,
+        message: 'Two-Factor Authentication has been successfully activated.',
+      };
+    },
+  );
+
+  app.get(
+    '/api/me',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The session user (loggedIn false with no or an invalid token)',
+        security: bearer,
+        response: { 200: meResponse },
+      },
+    },
+    async (request) => {
+      const token = bearerToken(request);
+      const user = token ? await service.sessions.resolve(token, 'session') : null;
+      if (!user) return { loggedIn: false, user: null };
+      return { loggedIn: true, user: await service.me(user) };
+    },
+  );
+
+  app.post(
+    '/api/logout',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: TAGS, summary: 'Revoke this session', security: bearer, body: emptyBody },
+    },
+    async (request) => {
+      await service.logout(currentUser(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/language',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: "Store the user's language (used for mails)",
+        security: bearer,
+        body: languageBody,
+      },
+    },
+    async (request) => {
+      await service.setLanguage(currentUser(request), request.body.language);
+      return { success: true, language: request.body.language };
+    },
+  );
+
+  app.get(
+    '/api/check_2fa',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: TAGS, summary: 'Is 2FA on?', security: bearer, response: { 200: check2faResponse } },
+    },
+    async (request) => ({
+      success: true as const,
+      has2FA: await service.twofa.isEnabled(currentUser(request).id),
+    }),
+  );
+
+  app.post(
+    '/api/generate_2fa',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'A new TOTP secret (QR PNG data URL, base32 secret, otpauth URI), pending until verified',
+        security: bearer,
+        body: emptyBody,
+        response: { 200: generate2faResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const g = await service.twofa.generate(user.id, user.email);
+      ctx.log.info({ event: 'account.2fa_generated', userId: user.id }, '2fa_generated');
+      return { success: true as const, qr: g.qr, secret: g.secret, otpauth_url: g.otpauthUrl };
+    },
+  );
+
+  app.post(
+    '/api/disable_2fa',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: limits.twofa },
+      schema: {
+        tags: TAGS,
+        summary: 'Turn 2FA off (needs a current code)',
+        security: bearer,
+        body: codeBody,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await service.twofa.disable(user.id, request.body.code);
+      ctx.log.info({ event: 'account.2fa_disabled', userId: user.id }, '2fa_disabled');
+      return { success: true as const, message: 'Two-Factor Authentication disabled.' };
+    },
+  );
+
+  app.post(
+    '/api/enviar_codigo_cambio_password',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: limits.codeSend },
+      schema: {
+        tags: TAGS,
+        summary: 'Mail a 6-digit code for a password change',
+        security: bearer,
+        body: emptyBody,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      await service.sendPasswordChangeCode(currentUser(request));
+      return { success: true as const, message: 'Verification code sent to your email' };
+    },
+  );
+
+  app.post(
+    '/api/cambiar_password',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: limits.codeCheck },
+      schema: {
+        tags: TAGS,
+        summary: 'Change the password (mailed code, and a TOTP code when 2FA is on); other sessions end',
+        security: bearer,
+        body: cambiarPasswordBody,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      const { nueva_password, email_code, twofa_code } = request.body;
+      await service.changePassword(currentUser(request), nueva_password, email_code, twofa_code);
+      return { success: true as const, message: 'Your password has been changed successfully' };
+    },
+  );
+
+  app.delete(
+    '/api/delete_account',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'Delete the account and everything that belongs to it',
+        security: bearer,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      await service.deleteAccount(currentUser(request));
+      return { success: true as const, message: 'Your account has been deleted.' };
+    },
+  );
+
+  app.get(
+    '/api/logo_area',
+    {
+      preHandler: [app.authenticate, requireLogoAllowlist(ctx.config)],
+      schema: {
+        tags: TAGS,
+        summary:
+          "May this user open /peliculas-series? 403 'Acceso denegado. Solo usuarios autorizados.' otherwise",
+        security: bearer,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async () => ({ success: true as const }),
+  );
+};

@@ -1,0 +1,44 @@
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { userTotp } from '../../db/schema/index';
+
+export type TotpRow = typeof userTotp.$inferSelect;
+
+export class TotpRepository {
+  constructor(private readonly db: Db) {}
+
+  async get(userId: string): Promise<TotpRow | null> {
+    const [row] = await this.db.select().from(userTotp).where(eq(userTotp.userId, userId)).limit(1);
+    return row ?? null;
+  }
+
+  async isEnabled(userId: string): Promise<boolean> {
+    return (await this.get(userId))?.enabled ?? false;
+  }
+
+  async upsert(userId: string, values: Partial<Omit<TotpRow, 'userId'>>, now = new Date()): Promise<void> {
+    await this.db
+      .insert(userTotp)
+      .values({ userId, ...values, updatedAt: now })
+      .onConflictDoUpdate({ target: userTotp.userId, set: { ...values, updatedAt: now } });
+  }
+
+  /**
+   * Records an accepted code's time step, atomically: false when that step (or a later one) was
+   * already used, so two parallel requests cannot both spend one code.
+   */
+  async claimStep(
+    userId: string,
+    step: number,
+    extra: Partial<Omit<TotpRow, 'userId'>> = {},
+  ): Promise<boolean> {
+    const rows = await this.db
+      .update(userTotp)
+      .set({ ...extra, lastUsedStep: step, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() })
+      .where(
+        and(eq(userTotp.userId, userId), or(isNull(userTotp.lastUsedStep), lt(userTotp.lastUsedStep, step))),
+      )
+      .returning({ userId: userTotp.userId });
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema/index';
+
+export type UserRow = typeof users.$inferSelect;
+
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  async byEmail(email: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+    return row ?? null;
+  }
+
+  async byId(id: string): Promise<UserRow | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  /** Null when the email is taken (unique index), so a race cannot make two accounts. */
+  async create(email: string, passwordHash: string, language: string): Promise<UserRow | null> {
+    const rows = await this.db
+      .insert(users)
+      .values({ email: email.toLowerCase(), passwordHash, language })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    return rows[0] ?? null;
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.db.update(users).set({ passwordHash }).where(eq(users.id, id));
+  }
+
+  async setLanguage(id: string, language: string): Promise<void> {
+    await this.db.update(users).set({ language }).where(eq(users.id, id));
+  }
+
+  /** Deletes the user in one transaction; foreign keys cascade to everything they own. */
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+      return rows.length === 1;
+    });
+  }
+}

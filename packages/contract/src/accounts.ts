@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * The account calls of spec part 1 §7 (paths and field names as the spec writes them).
+ * Bodies are checked loosely for shape here; the server gives the clear rule messages
+ * (password length, common passwords, code format) itself.
+ */
+
+export const LANGUAGES = ['en', 'es'] as const;
+export const languageSchema = z.enum(LANGUAGES);
+export type Language = z.infer<typeof languageSchema>;
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const email = z
+  .string({ message: 'email is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'email is too long')
+  .pipe(z.email({ message: 'must be a valid email address' }));
+/** Any string; the server applies the password rules with its own messages. */
+const password = z.string({ message: 'password is required' }).max(1024, 'password is too long');
+/** A 6-digit code (email code or TOTP); spaces are tolerated and removed. */
+export const sixDigitCode = z
+  .string({ message: 'code is required' })
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'must be 6 digits'));
+
+export const enviarCodigoBody = z.object({ email, language: languageSchema.optional() });
+export const enviarCodigoResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  registrationOpen: z.boolean(),
+});
+
+export const registroBody = z.object({
+  email,
+  password,
+  codigo: sixDigitCode,
+  language: languageSchema.optional(),
+});
+export const successMessageResponse = z.object({ success: z.literal(true), message: z.string() });
+
+export const loginBody = z.object({
+  email: z.string({ message: 'email is required' }).trim().toLowerCase().min(1).max(254),
+  password,
+});
+export const loginResponse = z.union([
+  z.object({ success: z.literal(true), token: z.string() }),
+  z.object({
+    success: z.literal(true),
+    requires2FA: z.literal(true),
+    tempToken: z.string(),
+    message: z.string(),
+  }),
+]);
+
+export const codeBody = z.object({ code: sixDigitCode });
+export const verify2faResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  token: z.string().optional(),
+});
+
+export const meUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  has2FA: z.boolean(),
+  language: languageSchema,
+  isSupport: z.boolean(),
+  canOpenLogoArea: z.boolean(),
+});
+export type MeUser = z.infer<typeof meUser>;
+export const meResponse = z.object({ loggedIn: z.boolean(), user: meUser.nullable() });
+export type MeResponse = z.infer<typeof meResponse>;
+
+export const check2faResponse = z.object({ success: z.literal(true), has2FA: z.boolean() });
+export const generate2faResponse = z.object({
+  success: z.literal(true),
+  /** PNG data URL of the otpauth URI. */
+  qr: z.string(),
+  /** Base32 key for manual entry. */
+  secret: z.string(),
+  otpauth_url: z.string(),
+});
+export type Generate2faResponse = z.infer<typeof generate2faResponse>;
+
+export const cambiarPasswordBody = z.object({
+  nueva_password: password,
+  email_code: sixDigitCode,
+  /** Required when 2FA is on; ignored otherwise. */
+  twofa_code: z.string().max(20).optional().nullable(),
+});
+
+export const languageBody = z.object({ language: languageSchema });
+
+export const publicConfigResponse = z.object({ registrationOpen: z.boolean() });
+export type PublicConfig = z.infer<typeof publicConfigResponse>;
+
+/** Body-less POST calls still accept `{}` or `{ user_id }` (checked against the session). */
+export const emptyBody = z.object({ user_id: z.string().max(320).optional() }).optional();
