@@ -5,3 +5,4 @@ export * from './forum';
 export * from './health';
 export * from './exchanges';
 export * from './wallet';
+export * from './accounts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
+import { accountsRoutes } from './accounts/routes';
 import { forumRoutes } from './forum/routes';
 import { healthRoutes } from './health/routes';
 import { exchangesRoutes } from './exchanges/routes';
@@ -17,6 +18,7 @@ export interface AppModule {
  */
 export const modules: AppModule[] = [
   { name: 'health', plugin: healthRoutes },
+  { name: 'accounts', plugin: accountsRoutes },
   { name: 'forum', plugin: forumRoutes },
   { name: 'exchanges', plugin: exchangesRoutes },
   { name: 'wallet', plugin: walletRoutes },

@@ -1,5 +1,6 @@
 // One file per area; each area owns its tables and its migration number range (docs/database.md).
 export * from './core';
+export * from './accounts';
 export * from './forum';
 export * from './bots';
 export * from './exchanges';
