@@ -1,2 +1,6 @@
 export * from './errors';
 export * from './types';
+export * from './precision';
+export * from './simulator';
+export * from './paper-venue';
+export * from './addresses';

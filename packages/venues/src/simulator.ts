@@ -1,0 +1,546 @@
+import { EXCHANGES, SPOT_BASES, SPOT_QUOTES, TICKER_ASSETS } from '@bytx/contract';
+import { VenueUnavailableError, InvalidOrderError } from './errors';
+import { roundToStep } from './precision';
+import type { Candle, Market, MarketDataSource, OrderBook, Ticker, Timeframe } from './types';
+import { TIMEFRAMES } from './types';
+
+/**
+ * The simulated market (MARKET_DATA=simulated): one seeded random walk per base asset in USD,
+ * every spot pair of the spec on every exchange key, small fixed per-exchange offsets plus a
+ * mean-reverting per-exchange wobble (so cross-exchange spreads open and close), candles for every
+ * timeframe with history generated backwards on first use, a 10-level book around the price.
+ * Deterministic: the same seed and the same sequence of `advance` calls give the same prices.
+ */
+
+/** Start prices in USD (early 2025 levels); BYTX is the platform token. */
+export const SIM_START_PRICES: Readonly<Record<string, number>> = {
+  BTC: 95_000,
+  ETH: 3_400,
+  BYTX: 0.002,
+  LTC: 105,
+  BNB: 690,
+  XRP: 2.3,
+  SOL: 190,
+  DOT: 6.8,
+  AVAX: 36,
+  ADA: 0.95,
+  TRX: 0.25,
+  LINK: 22,
+  BCH: 440,
+  ARB: 0.75,
+  ATOM: 6.5,
+  UNI: 13,
+  HBAR: 0.28,
+  SUI: 4.2,
+  ALGO: 0.38,
+  FIL: 5.2,
+  THETA: 2.1,
+  OP: 1.9,
+  SAND: 0.55,
+  WLD: 2.3,
+  DOGE: 0.36,
+};
+
+/** Daily volatility (fraction) per base; others use 0.045. */
+const DAILY_VOL: Readonly<Record<string, number>> = { BTC: 0.025, ETH: 0.032, BNB: 0.028, BYTX: 0.06 };
+
+/** Price of the quote assets in USD. */
+const QUOTE_USD: Readonly<Record<string, number>> = { USDT: 1, USDC: 1.0001 };
+
+/** Every spot pair of the spec: bases × USDT/USDC, plus the ticker pairs (DOGE/USDT). */
+export function simulatedSymbols(): string[] {
+  const out = new Set<string>();
+  for (const b of SPOT_BASES) for (const q of SPOT_QUOTES) out.add(`${b}/${q}`);
+  for (const a of TICKER_ASSETS) out.add(`${a.symbol.slice(0, -4)}/USDT`);
+  return [...out];
+}
+
+export const SIM_EXCHANGES: readonly string[] = EXCHANGES.map((e) => e.key);
+
+/** The fee every simulated market charges (taker and maker), 0.1%. */
+export const SIM_FEE = 0.001;
+/** Minimum order value in quote units, like Binance's 5 USDT NOTIONAL filter. */
+export const SIM_MIN_COST = 5;
+
+export interface PriceEvent {
+  exchange: string;
+  symbol: string;
+  price: number;
+  timestamp: number;
+}
+export type PriceListener = (e: PriceEvent) => void;
+
+export interface MarketSimulatorOptions {
+  seed?: number;
+  /** Clock at start (ms); defaults to Date.now(). */
+  startTime?: number;
+  /** Candles of history generated backwards per timeframe on first use (default 300). */
+  historyCandles?: number;
+  /** Candles kept per timeframe series (default 1000). */
+  maxCandles?: number;
+}
+
+/** mulberry32: a small, fast, seedable PRNG returning [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a 32-bit hash of a string (seeds per key). */
+export function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Standard normal from two uniforms (Box-Muller). */
+function gaussian(rand: () => number): number {
+  const u = Math.max(rand(), 1e-12);
+  const v = rand();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+const MINUTE = 60_000;
+const TF_MS: Record<Exclude<Timeframe, '1M'>, number> = {
+  '1m': MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '1h': 60 * MINUTE,
+  '4h': 240 * MINUTE,
+  '1d': 1440 * MINUTE,
+  '1w': 7 * 1440 * MINUTE,
+};
+
+/** Open time of the candle holding ts (UTC; weeks start on Monday like Binance, months on the 1st). */
+export function timeframeStart(tf: Timeframe, ts: number): number {
+  if (tf === '1M') {
+    const d = new Date(ts);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  }
+  if (tf === '1w') {
+    const monday = 4 * 86_400_000; // 1970-01-05 was a Monday
+    return ts - ((((ts - monday) % TF_MS['1w']) + TF_MS['1w']) % TF_MS['1w']);
+  }
+  const ms = TF_MS[tf];
+  return ts - (((ts % ms) + ms) % ms);
+}
+
+function previousStart(tf: Timeframe, start: number): number {
+  if (tf === '1M') {
+    const d = new Date(start);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1);
+  }
+  return start - TF_MS[tf];
+}
+
+function timeframeMinutes(tf: Timeframe): number {
+  return tf === '1M' ? 30 * 1440 : TF_MS[tf] / MINUTE;
+}
+
+interface CandleSeries {
+  candles: Candle[];
+}
+
+interface Pair {
+  exchange: string;
+  symbol: string;
+  base: string;
+  quote: string;
+  index: number;
+  /** Fixed offset (fraction) of this exchange's price. */
+  offset: number;
+  /** Mean-reverting deviation on top of the offset. */
+  wobble: number;
+  held: number | null;
+  price: number;
+  market: Market;
+  series: Map<Timeframe, CandleSeries>;
+  listeners: Set<PriceListener>;
+}
+
+/** Tick size for a price level: about 5-6 significant digits, between 1e-8 and 0.01. */
+export function simPriceStep(price: number): number {
+  const exp = Math.floor(Math.log10(price)) - 5;
+  return Math.min(0.01, Math.max(1e-8, Number(`1e${exp}`)));
+}
+
+/** Amount step worth about 1 USD or less, at most 1 unit. */
+export function simAmountStep(price: number): number {
+  const exp = Math.floor(Math.log10(1 / price));
+  return Math.min(1, Math.max(1e-8, Number(`1e${exp}`)));
+}
+
+export class MarketSimulator {
+  readonly exchanges: readonly string[] = SIM_EXCHANGES;
+  readonly symbols: readonly string[] = simulatedSymbols();
+  private readonly rand: () => number;
+  private readonly seed: number;
+  private readonly historyCandles: number;
+  private readonly maxCandles: number;
+  /** Base asset price in USD, per base. */
+  private readonly usd = new Map<string, number>();
+  /** Hourly USD samples of each base (for the 24 h change): index 0 = 24 h ago. */
+  private readonly hourly = new Map<string, number[]>();
+  private lastHour: number;
+  private readonly pairs = new Map<string, Pair>();
+  private readonly byExchange = new Map<string, Pair[]>();
+  private readonly allListeners = new Set<PriceListener>();
+  private now: number;
+
+  constructor(opts: MarketSimulatorOptions = {}) {
+    this.seed = opts.seed ?? 20250101;
+    this.rand = mulberry32(this.seed);
+    this.now = opts.startTime ?? Date.now();
+    this.historyCandles = opts.historyCandles ?? 300;
+    this.maxCandles = Math.max(opts.maxCandles ?? 1000, this.historyCandles + 1);
+    this.lastHour = Math.floor(this.now / 3_600_000);
+
+    const bases = [...new Set(this.symbols.map((s) => s.split('/')[0] ?? ''))];
+    for (const base of bases) {
+      const start = SIM_START_PRICES[base] ?? 1;
+      this.usd.set(base, start);
+      // 24 hourly samples generated backwards so the first 24 h change is realistic.
+      const r = mulberry32(hash32(`${this.seed}:24h:${base}`));
+      const vol = (DAILY_VOL[base] ?? 0.045) / Math.sqrt(24);
+      const samples = [start];
+      for (let i = 0; i < 24; i++) samples.unshift((samples[0] ?? start) * Math.exp(-vol * gaussian(r)));
+      this.hourly.set(base, samples);
+    }
+    let index = 0;
+    for (const exchange of this.exchanges) {
+      const list: Pair[] = [];
+      for (const symbol of this.symbols) {
+        const [base = '', quote = ''] = symbol.split('/');
+        const r = mulberry32(hash32(`${this.seed}:offset:${exchange}:${symbol}`));
+        // ±0.05%..0.3%, sign random.
+        const offset = (0.0005 + r() * 0.0025) * (r() < 0.5 ? -1 : 1);
+        const startUsd = SIM_START_PRICES[base] ?? 1;
+        const refPrice = startUsd / (QUOTE_USD[quote] ?? 1);
+        const priceStep = simPriceStep(refPrice);
+        const amountStep = simAmountStep(refPrice);
+        const market: Market = {
+          symbol,
+          base,
+          quote,
+          active: true,
+          amountStep,
+          priceStep,
+          minAmount: amountStep,
+          minCost: SIM_MIN_COST,
+          taker: SIM_FEE,
+          maker: SIM_FEE,
+        };
+        const pair: Pair = {
+          exchange,
+          symbol,
+          base,
+          quote,
+          index: index++,
+          offset,
+          wobble: 0,
+          held: null,
+          price: 0,
+          market,
+          series: new Map(),
+          listeners: new Set(),
+        };
+        pair.price = this.computePrice(pair);
+        this.pairs.set(`${exchange}|${symbol}`, pair);
+        list.push(pair);
+      }
+      this.byExchange.set(exchange, list);
+    }
+  }
+
+  /** The simulator's clock (the time of the last advance). */
+  get time(): number {
+    return this.now;
+  }
+
+  hasExchange(exchange: string): boolean {
+    return this.byExchange.has(exchange);
+  }
+
+  hasSymbol(exchange: string, symbol: string): boolean {
+    return this.pairs.has(`${exchange}|${symbol}`);
+  }
+
+  private pair(exchange: string, symbol: string): Pair {
+    const p = this.pairs.get(`${exchange}|${symbol}`);
+    if (!p) {
+      if (!this.byExchange.has(exchange)) {
+        throw new VenueUnavailableError(`Unknown exchange '${exchange}' in the simulated market`, exchange);
+      }
+      throw new InvalidOrderError(`${exchange} does not list ${symbol}`, exchange, 'bad_symbol');
+    }
+    return p;
+  }
+
+  private computePrice(p: Pair): number {
+    if (p.held !== null) return p.held;
+    const usd = this.usd.get(p.base) ?? 1;
+    const raw = (usd / (QUOTE_USD[p.quote] ?? 1)) * (1 + p.offset + p.wobble);
+    return Math.max(roundToStep(raw, p.market.priceStep), p.market.priceStep);
+  }
+
+  markets(exchange: string): Record<string, Market> {
+    const list = this.byExchange.get(exchange);
+    if (!list)
+      throw new VenueUnavailableError(`Unknown exchange '${exchange}' in the simulated market`, exchange);
+    const out: Record<string, Market> = {};
+    for (const p of list) out[p.symbol] = { ...p.market };
+    return out;
+  }
+
+  market(exchange: string, symbol: string): Market {
+    return { ...this.pair(exchange, symbol).market };
+  }
+
+  price(exchange: string, symbol: string): number {
+    return this.pair(exchange, symbol).price;
+  }
+
+  /** Sets a price that then holds (no random walk for this pair) until changed or released. */
+  setPrice(exchange: string, symbol: string, price: number): number {
+    if (!(price > 0) || !Number.isFinite(price)) {
+      throw new InvalidOrderError('price must be a positive number', exchange, 'bad_price');
+    }
+    const p = this.pair(exchange, symbol);
+    p.held = Math.max(roundToStep(price, p.market.priceStep), p.market.priceStep);
+    this.update(p, p.held);
+    return p.held;
+  }
+
+  /** Lets a held pair follow the random walk again. */
+  releasePrice(exchange: string, symbol: string): void {
+    const p = this.pair(exchange, symbol);
+    p.held = null;
+    this.update(p, this.computePrice(p));
+  }
+
+  /** Steps every random walk to `nowMs` (one step; the size scales with the elapsed time). */
+  advance(nowMs: number = Date.now()): void {
+    const dt = Math.min(Math.max(nowMs - this.now, 0), 3_600_000) / 1000;
+    if (dt <= 0) return;
+    this.now = nowMs;
+    for (const [base, usd] of this.usd) {
+      const sigma = ((DAILY_VOL[base] ?? 0.045) / Math.sqrt(86_400)) * Math.sqrt(dt);
+      this.usd.set(base, usd * Math.exp(sigma * gaussian(this.rand) - (sigma * sigma) / 2));
+    }
+    const hour = Math.floor(nowMs / 3_600_000);
+    if (hour !== this.lastHour) {
+      for (const [base, samples] of this.hourly) {
+        for (let h = this.lastHour; h < hour && h < this.lastHour + 25; h++) {
+          samples.shift();
+          samples.push(this.usd.get(base) ?? 0);
+        }
+      }
+      this.lastHour = hour;
+    }
+    const keep = Math.exp(-dt / 120); // wobble half-life ~1.4 min
+    const wobbleSigma = 0.0004 * Math.sqrt(1 - keep * keep);
+    for (const list of this.byExchange.values()) {
+      for (const p of list) {
+        p.wobble = Math.max(-0.004, Math.min(0.004, p.wobble * keep + wobbleSigma * gaussian(this.rand)));
+        if (p.held === null) this.update(p, this.computePrice(p));
+        else this.updateCandles(p, p.price);
+      }
+    }
+  }
+
+  private update(p: Pair, price: number): void {
+    const changed = price !== p.price;
+    p.price = price;
+    this.updateCandles(p, price);
+    if (!changed) return;
+    const ev: PriceEvent = { exchange: p.exchange, symbol: p.symbol, price, timestamp: this.now };
+    for (const l of p.listeners) l(ev);
+    for (const l of this.allListeners) l(ev);
+  }
+
+  private updateCandles(p: Pair, price: number): void {
+    for (const [tf, s] of p.series) {
+      const start = timeframeStart(tf, this.now);
+      const last = s.candles[s.candles.length - 1];
+      if (last && last[0] === start) {
+        last[2] = Math.max(last[2], price);
+        last[3] = Math.min(last[3], price);
+        last[4] = price;
+        last[5] += this.volumeTick(p, price);
+      } else if (!last || start > last[0]) {
+        s.candles.push([
+          start,
+          last ? last[4] : price,
+          Math.max(price, last?.[4] ?? price),
+          Math.min(price, last?.[4] ?? price),
+          price,
+          0,
+        ]);
+        if (s.candles.length > this.maxCandles) s.candles.splice(0, s.candles.length - this.maxCandles);
+      }
+    }
+  }
+
+  private volumeTick(p: Pair, price: number): number {
+    // ~20,000 USD of volume per second on the big pairs, less on the small ones.
+    const usdPerSecond = p.base === 'BTC' || p.base === 'ETH' ? 20_000 : 2_000;
+    return Number((usdPerSecond / price).toPrecision(6));
+  }
+
+  /** Every price change of every pair. Returns unsubscribe. */
+  onPrice(listener: PriceListener): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
+  /** Price changes of one pair only (cheap with many listeners). Returns unsubscribe. */
+  onPairPrice(exchange: string, symbol: string, listener: PriceListener): () => void {
+    const p = this.pair(exchange, symbol);
+    p.listeners.add(listener);
+    return () => p.listeners.delete(listener);
+  }
+
+  private change24h(p: Pair): number | null {
+    const ref = this.hourly.get(p.base)?.[0];
+    if (!ref) return null;
+    const refPrice = (ref / (QUOTE_USD[p.quote] ?? 1)) * (1 + p.offset);
+    return Number((((p.price - refPrice) / refPrice) * 100).toFixed(4));
+  }
+
+  ticker(exchange: string, symbol: string): Ticker {
+    const p = this.pair(exchange, symbol);
+    const book = this.orderBook(exchange, symbol, 1);
+    return {
+      symbol,
+      last: p.price,
+      bid: book.bids[0]?.[0] ?? null,
+      ask: book.asks[0]?.[0] ?? null,
+      percentage: this.change24h(p),
+      timestamp: this.now,
+    };
+  }
+
+  /**
+   * A book of `limit` levels (at most 10) per side: best bid one tick (or 0.01%) below the last
+   * price, best ask the same above, 0.02% between levels, amounts worth 500-20,000 USD per level
+   * (deterministic per pair and second).
+   */
+  orderBook(exchange: string, symbol: string, limit = 10): OrderBook {
+    const p = this.pair(exchange, symbol);
+    const n = Math.max(1, Math.min(10, Math.floor(limit)));
+    const step = p.market.priceStep;
+    const half = Math.max(step, p.price * 0.0001);
+    const gap = Math.max(step, p.price * 0.0002);
+    const r = mulberry32(hash32(`${this.seed}:book:${exchange}:${symbol}:${Math.floor(this.now / 1000)}`));
+    const usdQuote = QUOTE_USD[p.quote] ?? 1;
+    const level = (price: number) => {
+      const usd = 500 + r() * 19_500;
+      const amount = Math.max(p.market.amountStep, roundToStep(usd / usdQuote / price, p.market.amountStep));
+      return amount;
+    };
+    const bids: [number, number][] = [];
+    const asks: [number, number][] = [];
+    for (let i = 0; i < n; i++) {
+      const bid = roundToStep(p.price - half - i * gap, step);
+      if (bid > 0) bids.push([bid, level(bid)]);
+      const ask = roundToStep(p.price + half + i * gap, step);
+      asks.push([ask, level(ask)]);
+    }
+    return { symbol, bids, asks, timestamp: this.now };
+  }
+
+  /** Candles of one timeframe, oldest first; history is generated backwards on first use. */
+  candles(exchange: string, symbol: string, timeframe: Timeframe, since?: number, limit = 500): Candle[] {
+    if (!TIMEFRAMES.includes(timeframe)) {
+      throw new InvalidOrderError(`Unknown timeframe '${String(timeframe)}'`, exchange, 'other');
+    }
+    const p = this.pair(exchange, symbol);
+    let s = p.series.get(timeframe);
+    if (!s) {
+      s = { candles: this.history(p, timeframe) };
+      p.series.set(timeframe, s);
+    }
+    let list = s.candles;
+    if (since !== undefined) list = list.filter((c) => c[0] >= since);
+    const n = Math.max(1, Math.min(Math.floor(limit), this.maxCandles));
+    return list.slice(-n).map((c) => [...c] as Candle);
+  }
+
+  private history(p: Pair, tf: Timeframe): Candle[] {
+    const r = mulberry32(hash32(`${this.seed}:candles:${p.exchange}:${p.symbol}:${tf}`));
+    const base = DAILY_VOL[p.base] ?? 0.045;
+    const sigma = base * Math.sqrt(timeframeMinutes(tf) / 1440);
+    const step = p.market.priceStep;
+    const out: Candle[] = [];
+    let start = timeframeStart(tf, this.now);
+    const usdVol = p.base === 'BTC' || p.base === 'ETH' ? 20_000 : 2_000;
+    // The current candle, then history backwards: each candle closes where the next one opens.
+    out.push([start, p.price, p.price, p.price, p.price, 0]);
+    let close = p.price;
+    for (let i = 0; i < this.historyCandles; i++) {
+      start = previousStart(tf, start);
+      const open = Math.max(step, roundToStep(close * Math.exp(-sigma * gaussian(r)), step));
+      const hi = Math.max(open, close) * (1 + Math.abs(gaussian(r)) * sigma * 0.4);
+      const lo = Math.min(open, close) * (1 - Math.abs(gaussian(r)) * sigma * 0.4);
+      const volume = Number(((usdVol * timeframeMinutes(tf) * 60 * (0.5 + r())) / close).toPrecision(6));
+      out.push([start, open, roundToStep(hi, step), Math.max(step, roundToStep(lo, step)), close, volume]);
+      close = open;
+    }
+    return out.reverse();
+  }
+}
+
+/** The simulator as one exchange's public market data (what PaperVenue and the hub read). */
+export class SimulatedMarketData implements MarketDataSource {
+  constructor(
+    readonly simulator: MarketSimulator,
+    readonly exchange: string,
+  ) {
+    if (!simulator.hasExchange(exchange)) {
+      throw new VenueUnavailableError(`Unknown exchange '${exchange}' in the simulated market`, exchange);
+    }
+  }
+
+  loadMarkets(): Promise<Record<string, Market>> {
+    return Promise.resolve(this.simulator.markets(this.exchange));
+  }
+
+  fetchTicker(symbol: string): Promise<Ticker> {
+    return this.wrap(() => this.simulator.ticker(this.exchange, symbol));
+  }
+
+  fetchOrderBook(symbol: string, limit?: number): Promise<OrderBook> {
+    return this.wrap(() => this.simulator.orderBook(this.exchange, symbol, limit));
+  }
+
+  fetchOHLCV(symbol: string, timeframe: Timeframe, since?: number, limit?: number): Promise<Candle[]> {
+    return this.wrap(() => this.simulator.candles(this.exchange, symbol, timeframe, since, limit));
+  }
+
+  /** Price changes of one symbol, pushed at once. */
+  subscribe(symbol: string, listener: (price: number, timestamp: number) => void): () => void {
+    return this.simulator.onPairPrice(this.exchange, symbol, (e) => listener(e.price, e.timestamp));
+  }
+
+  /** Last price now, synchronously. */
+  lastPrice(symbol: string): number {
+    return this.simulator.price(this.exchange, symbol);
+  }
+
+  private wrap<T>(fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
