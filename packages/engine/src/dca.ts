@@ -1,4 +1,51 @@
-import type { DcaConfig, DcaState, DcaSummary, StepResult, StrategyEvent } from './strategy';
+/**
+ * Grid Bot DCA (DESIGN.md §6) as a pure, deterministic state machine.
+ *
+ * Levels L_k = P0 × (1 − S)^k, k = 0, 1, 2, … (P0 = anchor). The first tick anchors the ladder and sends a
+ * market buy of A (the level-0 lot). Every lot gets its own take-profit limit sell at fill price × (1 + T).
+ * After every event the waiting limit buys of A sit on the N highest levels strictly below the price that
+ * hold no open lot. See docs/engine.md for every decision the design leaves open.
+ */
+import {
+  decDiv,
+  decMul,
+  decToNumber,
+  decToString,
+  formatAmount,
+  roundDownToStep,
+  roundUpToStep,
+  toDec,
+  type Dec,
+} from './money';
+import type {
+  ClosedTrade,
+  DcaConfig,
+  DcaLot,
+  DcaOrderRef,
+  DcaState,
+  DcaSummary,
+  DcaWaitingBuy,
+  LogCode,
+  OrderRole,
+  RejectReason,
+  StepResult,
+  StopMode,
+  StopReason,
+  StrategyCommand,
+  StrategyEvent,
+} from './strategy';
+
+/** First wait after a buy was refused for funds or an exchange error; doubles up to the cap. */
+export const DCA_FIRST_BACKOFF_MS = 10_000;
+export const DCA_MAX_BACKOFF_MS = 300_000;
+/** Wait before a refused take profit is placed again. */
+export const DCA_TP_RETRY_MS = 60_000;
+/** At most one out_of_range log per this interval. */
+export const DCA_RANGE_LOG_INTERVAL_MS = 600_000;
+/** Decimals kept in a trade's pnlNet (exact decimal rounding, half away from zero). */
+export const PNL_DECIMALS = 10;
+/** Safety bound on the ladder walk (levels visited in one step). */
+const MAX_LEVEL_WALK = 10_000;
 
 /** Thrown by createDcaBot for a configuration the strategy cannot run. */
 export class DcaConfigError extends Error {
@@ -11,18 +58,822 @@ export class DcaConfigError extends Error {
   }
 }
 
-export function createDcaBot(_botId: string, _config: DcaConfig): DcaState {
-  throw new Error('not implemented yet');
+function positive(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0;
+}
+function nonNegative(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
+function optionalPrice(x: unknown): boolean {
+  return x === undefined || x === null || positive(x);
 }
 
-export function stepDca(_state: DcaState, _event: StrategyEvent): StepResult<DcaState> {
-  throw new Error('not implemented yet');
+/** Checks a configuration; throws DcaConfigError with a code and an English message. */
+export function validateDcaConfig(config: DcaConfig): void {
+  const fail = (code: string, message: string): never => {
+    throw new DcaConfigError(code, message);
+  };
+  if (config.direction === 'SHORT') fail('short_not_supported', 'SHORT is not supported yet');
+  if (config.direction !== 'LONG') fail('invalid_direction', 'direction must be LONG');
+  if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
+  if (!positive(config.amount)) fail('invalid_amount', 'amount must be a positive number');
+  if (!positive(config.tpPct)) fail('invalid_tp', 'tpPct must be a positive number');
+  if (!positive(config.sepPct) || config.sepPct >= 100) fail('invalid_sep', 'sepPct must be in (0, 100)');
+  if (!Number.isInteger(config.os) || config.os < 0 || config.os > 1000)
+    fail('invalid_os', 'os must be an integer from 0 to 1000');
+  const m = config.market;
+  if (!m || !positive(m.amountStep) || !positive(m.priceStep))
+    fail('invalid_market', 'market amountStep and priceStep must be positive');
+  if (
+    !nonNegative(m.minAmount) ||
+    !nonNegative(m.minCost) ||
+    !nonNegative(m.takerFee) ||
+    !nonNegative(m.makerFee)
+  )
+    fail('invalid_market', 'market minimums and fees must be non-negative numbers');
+  if (!optionalPrice(config.sl)) fail('invalid_sl', 'sl must be a positive number or null');
+  if (!optionalPrice(config.tpPlus)) fail('invalid_tp_plus', 'tpPlus must be a positive number or null');
 }
 
-export function inRange(_state: DcaState, _price: number): boolean {
-  throw new Error('not implemented yet');
+/** A new bot in status 'starting'; the first tick anchors it and sends the entry market buy. */
+export function createDcaBot(botId: string, config: DcaConfig): DcaState {
+  if (typeof botId !== 'string' || !botId) throw new DcaConfigError('invalid_bot_id', 'botId is required');
+  validateDcaConfig(config);
+  return {
+    version: 1,
+    botId,
+    config: {
+      ...config,
+      market: { ...config.market },
+      sl: config.sl ?? null,
+      tpPlus: config.tpPlus ?? null,
+      raEnabled: Boolean(config.raEnabled),
+    },
+    status: 'starting',
+    anchor: null,
+    epoch: 0,
+    seq: 1,
+    lastPrice: null,
+    lastTs: null,
+    entry: null,
+    lots: [],
+    waitingBuys: [],
+    buyRetryAt: null,
+    buyBackoffMs: 0,
+    skippedLevels: [],
+    inRange: null,
+    realizedPnl: '0',
+    closedTrades: 0,
+    stopMode: null,
+    stopReason: null,
+    closePhase: false,
+    lastRangeLogTs: null,
+  };
 }
 
-export function summarizeDca(_state: DcaState, _price: number): DcaSummary {
-  throw new Error('not implemented yet');
+// ---------------------------------------------------------------------------------------------------
+// Pure helpers on a state
+
+/** Lower edge of the range: P0 × (1 − S)^N. */
+export function rangeLow(state: DcaState): number | null {
+  if (state.anchor === null) return null;
+  return state.anchor * Math.pow(1 - state.config.sepPct / 100, state.config.os);
+}
+
+/** Upper edge of the range: P0 × (1 + T). */
+export function rangeHigh(state: DcaState): number | null {
+  if (state.anchor === null) return null;
+  return state.anchor * (1 + state.config.tpPct / 100);
+}
+
+/** P0 × (1 − S)^N ≤ price ≤ P0 × (1 + T); false before the bot is anchored. */
+export function inRange(state: DcaState, price: number): boolean {
+  const low = rangeLow(state);
+  const high = rangeHigh(state);
+  if (low === null || high === null || !Number.isFinite(price)) return false;
+  return price >= low && price <= high;
+}
+
+/** Limit price of ladder level k (rounded DOWN to the price step). 0 when the bot has no anchor. */
+export function levelPrice(state: DcaState, k: number): number {
+  if (state.anchor === null) return 0;
+  const raw = state.anchor * Math.pow(1 - state.config.sepPct / 100, k);
+  // Snap float noise (95.99999999999999 → 96) before flooring to the step.
+  return roundDownToStep(Number(raw.toPrecision(12)), state.config.market.priceStep);
+}
+
+/** Take-profit price of a lot bought at `buyPrice`: buyPrice × (1 + T), exact, rounded UP to the price step. */
+export function takeProfitPrice(config: DcaConfig, buyPrice: number): number {
+  const exact = decDiv(decMul(toDec(buyPrice), toDec(100) + toDec(config.tpPct)), toDec(100));
+  return roundUpToStep(Number(decToString(exact)), config.market.priceStep);
+}
+
+/** Base amount of a buy of A quote at `price`, rounded DOWN to the amount step. */
+export function buyAmountAt(config: DcaConfig, price: number): number {
+  if (!(price > 0)) return 0;
+  return roundDownToStep(config.amount / price, config.market.amountStep);
+}
+
+/** Why an order of `amount` at `price` cannot be placed (null when it can). */
+export function minimumViolation(config: DcaConfig, amount: number, price: number): string | null {
+  const m = config.market;
+  if (!(amount > 0)) return 'zero_amount';
+  if (amount < m.minAmount) return 'min_amount';
+  if (decMul(toDec(amount), toDec(price)) < toDec(m.minCost)) return 'min_cost';
+  return null;
+}
+
+/** pnl_net = qty × (sell − buy) − buyFee − sellFee, exact, rounded to PNL_DECIMALS. */
+export function tradePnl(
+  qty: number,
+  buyPrice: number,
+  sellPrice: number,
+  buyFee: number,
+  sellFee: number,
+): number {
+  const exact = decMul(toDec(qty), toDec(sellPrice) - toDec(buyPrice)) - toDec(buyFee) - toDec(sellFee);
+  return Number(formatAmount(decToString(exact), PNL_DECIMALS));
+}
+
+/** Figures for the dashboard row. */
+export function summarizeDca(state: DcaState, price: number): DcaSummary {
+  let qty: Dec = 0n;
+  let cost: Dec = 0n;
+  let fees: Dec = 0n;
+  for (const lot of state.lots) {
+    const q = toDec(lot.qty);
+    qty += q;
+    cost += decMul(q, toDec(lot.buyPrice));
+    fees += toDec(lot.buyFee);
+  }
+  const validPrice = Number.isFinite(price) && price > 0;
+  const unrealized = validPrice ? decMul(qty, toDec(price)) - cost - fees : 0n;
+  return {
+    openLots: state.lots.length,
+    avgEntry: qty > 0n ? decToNumber(decDiv(cost, qty)) : null,
+    openQty: decToNumber(qty),
+    unrealizedPnl: state.lots.length ? decToNumber(unrealized) : 0,
+    realizedPnl: Number(state.realizedPnl),
+    inRange: inRange(state, price),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The step function
+
+interface Cx {
+  s: DcaState;
+  cmds: StrategyCommand[];
+  /** Places are collected and emitted after cancels so funds are freed first. */
+  places: StrategyCommand[];
+  ts: number;
+}
+
+function cloneRef<T extends DcaOrderRef>(r: T | null): T | null {
+  return r ? { ...r } : null;
+}
+
+function cloneState(s: DcaState): DcaState {
+  return {
+    ...s,
+    config: { ...s.config, market: { ...s.config.market } },
+    entry: cloneRef(s.entry),
+    lots: s.lots.map((l) => ({ ...l, tp: cloneRef(l.tp), close: cloneRef(l.close) })),
+    waitingBuys: s.waitingBuys.map((w) => ({ ...w })),
+    skippedLevels: [...s.skippedLevels],
+  };
+}
+
+function nextId(s: DcaState): string {
+  const id = `${s.botId}-${s.seq}`;
+  s.seq += 1;
+  return id;
+}
+
+function log(
+  cx: Cx,
+  level: 'info' | 'warn',
+  code: LogCode,
+  params: Record<string, string | number> = {},
+): void {
+  cx.cmds.push({ type: 'log', level, code, params });
+}
+
+function newRef(clientOrderId: string, price: number, amount: number): DcaOrderRef {
+  return { clientOrderId, price, amount, filled: 0, avgPrice: 0, fee: 0, cancelling: false };
+}
+
+/** Applies one event. Never mutates `state`; the same state and event always give the same result. */
+export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaState> {
+  const s = cloneState(state);
+  const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
+  const cx: Cx = { s, cmds: [], places: [], ts };
+  if (s.status !== 'stopped') handle(cx, event);
+  return { state: s, commands: [...cx.cmds, ...cx.places] };
+}
+
+function handle(cx: Cx, e: StrategyEvent): void {
+  const s = cx.s;
+  switch (e.type) {
+    case 'tick':
+      onTick(cx, e.price);
+      return;
+    case 'order_filled':
+      onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
+      return;
+    case 'order_partially_filled':
+      onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
+      return;
+    case 'order_cancelled':
+      onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
+      return;
+    case 'order_rejected':
+      onRejected(cx, e.clientOrderId, e.reason, e.message);
+      return;
+    case 'relocate':
+      relocate(cx, 'relocated');
+      return;
+    case 'set_sl':
+      if (e.sl !== null && !positive(e.sl)) return log(cx, 'warn', 'invalid_value', { field: 'sl' });
+      s.config.sl = e.sl;
+      log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
+      return;
+    case 'set_tp_plus':
+      if (e.tpPlus !== null && !positive(e.tpPlus))
+        return log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
+      s.config.tpPlus = e.tpPlus;
+      log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
+      return;
+    case 'set_ra':
+      s.config.raEnabled = Boolean(e.enabled);
+      log(cx, 'info', 'ra_set', { enabled: s.config.raEnabled ? 1 : 0 });
+      return;
+    case 'stop':
+      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
+      return;
+  }
+}
+
+// --- ticks -----------------------------------------------------------------------------------------
+
+function onTick(cx: Cx, price: number): void {
+  const s = cx.s;
+  if (!Number.isFinite(price) || price <= 0) return;
+  s.lastPrice = price;
+  s.lastTs = cx.ts;
+  if (s.status === 'stopping') return;
+
+  if (s.status === 'starting') {
+    if (checkStopPrices(cx, price)) return;
+    if (s.entry === null && backoffOver(s, cx.ts)) placeEntry(cx, price);
+    return;
+  }
+
+  // running
+  if (checkStopPrices(cx, price)) return;
+  const high = rangeHigh(s);
+  if (s.config.raEnabled && high !== null && price > high) {
+    relocate(cx, 'ra_relocated');
+    return;
+  }
+  const nowInRange = inRange(s, price);
+  if (!nowInRange && s.inRange !== false) {
+    const due = s.lastRangeLogTs === null || cx.ts - s.lastRangeLogTs >= DCA_RANGE_LOG_INTERVAL_MS;
+    if (due) {
+      s.lastRangeLogTs = cx.ts;
+      log(cx, 'warn', 'out_of_range', {
+        price,
+        low: formatAmount(rangeLow(s) ?? 0),
+        high: formatAmount(high ?? 0),
+        side: high !== null && price > high ? 'above' : 'below',
+      });
+    }
+  } else if (nowInRange && s.inRange === false) {
+    log(cx, 'info', 'back_in_range', { price });
+  }
+  s.inRange = nowInRange;
+  rebalance(cx);
+}
+
+/** SL (price at or below) and TP+ (price at or above): sell every lot at market and stop. */
+function checkStopPrices(cx: Cx, price: number): boolean {
+  const { sl, tpPlus } = cx.s.config;
+  if (sl !== null && sl !== undefined && price <= sl) {
+    log(cx, 'warn', 'sl_hit', { price, sl });
+    beginStop(cx, 'close_market', 'sl_hit');
+    return true;
+  }
+  if (tpPlus !== null && tpPlus !== undefined && price >= tpPlus) {
+    log(cx, 'info', 'tp_plus_hit', { price, tp_plus: tpPlus });
+    beginStop(cx, 'close_market', 'tp_plus_hit');
+    return true;
+  }
+  return false;
+}
+
+function backoffOver(s: DcaState, ts: number): boolean {
+  return s.buyRetryAt === null || ts >= s.buyRetryAt;
+}
+
+function placeEntry(cx: Cx, price: number): void {
+  const s = cx.s;
+  const first = s.anchor === null;
+  s.anchor = price;
+  s.inRange = true;
+  if (first) log(cx, 'info', 'started', { anchor: price, amount: s.config.amount });
+  const amount = buyAmountAt(s.config, price);
+  const violation = minimumViolation(s.config, amount, price);
+  if (violation) {
+    logBelowMin(cx, 'entry', violation, amount, price, { level: 0 });
+    finishStop(cx, 'entry_failed');
+    return;
+  }
+  const ref = newRef(nextId(s), price, amount);
+  s.entry = { ...ref, level: 0 };
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'buy',
+    orderType: 'market',
+    amount,
+    quoteAmount: s.config.amount,
+    role: 'entry',
+    level: 0,
+  });
+}
+
+function logBelowMin(
+  cx: Cx,
+  role: OrderRole,
+  violation: string,
+  amount: number,
+  price: number,
+  extra: Record<string, string | number> = {},
+): void {
+  const m = cx.s.config.market;
+  log(cx, 'warn', 'below_min_cost', {
+    role,
+    reason: violation,
+    amount,
+    price,
+    cost: formatAmount(decToString(decMul(toDec(amount), toDec(price)))),
+    min_cost: m.minCost,
+    min_amount: m.minAmount,
+    symbol: cx.s.config.symbol,
+    ...extra,
+  });
+}
+
+// --- the ladder invariant ----------------------------------------------------------------------------
+
+/** Smallest k ≥ 0 whose level price is strictly below `price`. */
+function firstLevelBelow(s: DcaState, price: number): number {
+  const anchor = s.anchor ?? price;
+  const r = 1 - s.config.sepPct / 100;
+  let k = Math.max(0, Math.floor(Math.log(price / anchor) / Math.log(r)) + 1);
+  if (!Number.isFinite(k)) k = 0;
+  k = Math.min(k, MAX_LEVEL_WALK * 100);
+  while (k > 0 && levelPrice(s, k - 1) < price) k -= 1;
+  let guard = 0;
+  while (levelPrice(s, k) >= price && guard++ < MAX_LEVEL_WALK) k += 1;
+  return k;
+}
+
+/**
+ * Restores the invariant: take profits for every lot; waiting buys on the N highest free levels strictly
+ * below the price. Buys at or above the price ("crossed": the venue is filling them) are kept and count
+ * toward N. Levels held by a lot or by a buy being cancelled are not free.
+ */
+function rebalance(cx: Cx): void {
+  const s = cx.s;
+  if (s.status !== 'running' || s.anchor === null || s.lastPrice === null) return;
+  const price = s.lastPrice;
+
+  // 1. Take profits.
+  for (const lot of s.lots) {
+    if (lot.tp || lot.close || lot.tpBlocked) continue;
+    if (lot.tpRetryAt !== null && cx.ts < lot.tpRetryAt) continue;
+    placeTakeProfit(cx, lot);
+  }
+
+  // 2. Ladder.
+  const active = s.waitingBuys.filter((w) => !w.cancelling);
+  const crossed = active.filter((w) => w.price >= price);
+  const slots = Math.max(0, s.config.os - crossed.length);
+  const held = new Set<number>();
+  for (const lot of s.lots) if (lot.epoch === s.epoch) held.add(lot.level);
+  for (const w of s.waitingBuys) if (w.cancelling && w.epoch === s.epoch) held.add(w.level);
+
+  const desired: { level: number; price: number }[] = [];
+  let k = slots > 0 ? firstLevelBelow(s, price) : 0;
+  let prev = Number.POSITIVE_INFINITY;
+  for (let walked = 0; desired.length < slots && walked < MAX_LEVEL_WALK; walked++, k++) {
+    const p = levelPrice(s, k);
+    if (!(p > 0)) break;
+    if (p >= price || p >= prev) continue; // not below the price, or same rounded price as the level above
+    prev = p;
+    if (held.has(k)) continue;
+    desired.push({ level: k, price: p });
+  }
+  const desiredLevels = new Set(desired.map((d) => d.level));
+
+  for (const w of active) {
+    if (w.price >= price) continue;
+    if (w.epoch === s.epoch && desiredLevels.has(w.level)) continue;
+    w.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: w.clientOrderId });
+  }
+
+  const canBuy = backoffOver(s, cx.ts);
+  for (const d of desired) {
+    if (active.some((w) => !w.cancelling && w.epoch === s.epoch && w.level === d.level)) continue;
+    if (s.skippedLevels.includes(d.level)) continue;
+    if (!canBuy) continue;
+    placeLadderBuy(cx, d.level, d.price);
+  }
+}
+
+function placeLadderBuy(cx: Cx, level: number, price: number): void {
+  const s = cx.s;
+  const amount = buyAmountAt(s.config, price);
+  const violation = minimumViolation(s.config, amount, price);
+  if (violation) {
+    s.skippedLevels.push(level);
+    logBelowMin(cx, 'ladder_buy', violation, amount, price, { level });
+    return;
+  }
+  const ref = newRef(nextId(s), price, amount);
+  s.waitingBuys.push({ ...ref, epoch: s.epoch, level });
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'buy',
+    orderType: 'limit',
+    price,
+    amount,
+    role: 'ladder_buy',
+    level,
+  });
+}
+
+function placeTakeProfit(cx: Cx, lot: DcaLot): void {
+  const s = cx.s;
+  const price = takeProfitPrice(s.config, lot.buyPrice);
+  const amount = roundDownToStep(lot.qty, s.config.market.amountStep);
+  const violation = minimumViolation(s.config, amount, price);
+  if (violation) {
+    lot.tpBlocked = true;
+    logBelowMin(cx, 'take_profit', violation, amount, price, { lot_id: lot.id });
+    return;
+  }
+  lot.tp = newRef(nextId(s), price, amount);
+  lot.tpRetryAt = null;
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: lot.tp.clientOrderId,
+    side: 'sell',
+    orderType: 'limit',
+    price,
+    amount,
+    role: 'take_profit',
+    lotId: lot.id,
+  });
+}
+
+// --- relocation ----------------------------------------------------------------------------------------
+
+function relocate(cx: Cx, code: 'relocated' | 'ra_relocated'): void {
+  const s = cx.s;
+  if (s.status !== 'running' || s.lastPrice === null) {
+    log(cx, 'warn', 'relocate_skipped', { reason: s.lastPrice === null ? 'no_price' : 'not_running' });
+    return;
+  }
+  for (const w of s.waitingBuys) {
+    if (w.cancelling) continue;
+    w.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: w.clientOrderId });
+  }
+  const previous = s.anchor ?? 0;
+  s.anchor = s.lastPrice;
+  s.epoch += 1;
+  s.skippedLevels = [];
+  s.inRange = true;
+  log(cx, 'info', code, { previous, anchor: s.anchor, price: s.lastPrice });
+  rebalance(cx);
+}
+
+// --- order events ------------------------------------------------------------------------------------
+
+type Found =
+  | { kind: 'entry'; ref: DcaOrderRef }
+  | { kind: 'buy'; ref: DcaWaitingBuy; index: number }
+  | { kind: 'tp'; ref: DcaOrderRef; lot: DcaLot }
+  | { kind: 'close'; ref: DcaOrderRef; lot: DcaLot };
+
+function find(s: DcaState, id: string): Found | null {
+  if (s.entry && s.entry.clientOrderId === id) return { kind: 'entry', ref: s.entry };
+  const index = s.waitingBuys.findIndex((w) => w.clientOrderId === id);
+  if (index >= 0) return { kind: 'buy', ref: s.waitingBuys[index]!, index };
+  for (const lot of s.lots) {
+    if (lot.tp && lot.tp.clientOrderId === id) return { kind: 'tp', ref: lot.tp, lot };
+    if (lot.close && lot.close.clientOrderId === id) return { kind: 'close', ref: lot.close, lot };
+  }
+  return null;
+}
+
+function validFill(amount: unknown, price: unknown, fee: unknown): boolean {
+  return nonNegative(amount) && nonNegative(price) && nonNegative(fee);
+}
+
+function onPartial(cx: Cx, id: string, filled: number, price: number, fee: number): void {
+  const f = find(cx.s, id);
+  if (!f || !validFill(filled, price, fee)) return;
+  if (filled < f.ref.filled) return; // stale update
+  f.ref.filled = filled;
+  f.ref.avgPrice = price;
+  f.ref.fee = fee;
+}
+
+function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number): void {
+  const s = cx.s;
+  const f = find(s, id);
+  if (!f || !validFill(amount, price, fee)) return;
+  switch (f.kind) {
+    case 'entry':
+      s.entry = null;
+      if (amount > 0) openLot(cx, id, s.epoch, 0, amount, price, fee);
+      if (s.status === 'starting') s.status = 'running';
+      break;
+    case 'buy':
+      s.waitingBuys.splice(f.index, 1);
+      if (amount > 0) openLot(cx, id, f.ref.epoch, f.ref.level, amount, price, fee);
+      break;
+    case 'tp':
+    case 'close':
+      sellLot(cx, f.lot, amount, price, fee);
+      resetBackoff(s);
+      break;
+  }
+  afterOrderEvent(cx);
+}
+
+function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: number): void {
+  const s = cx.s;
+  const f = find(s, id);
+  if (!f) return;
+  if (filled !== undefined && validFill(filled, price ?? 0, fee ?? 0) && filled >= f.ref.filled) {
+    f.ref.filled = filled;
+    f.ref.avgPrice = price ?? f.ref.avgPrice;
+    f.ref.fee = fee ?? f.ref.fee;
+  }
+  const { filled: got, avgPrice, fee: paid } = f.ref;
+  switch (f.kind) {
+    case 'entry':
+      s.entry = null;
+      if (got > 0) {
+        openLot(cx, id, s.epoch, 0, got, avgPrice, paid);
+        if (s.status === 'starting') s.status = 'running';
+      } else if (s.status === 'starting') {
+        // The market buy expired unfilled: try again after a pause.
+        log(cx, 'warn', 'order_rejected', { role: 'entry', reason: 'cancelled' });
+        bumpBackoff(s, cx.ts);
+      }
+      break;
+    case 'buy':
+      s.waitingBuys.splice(f.index, 1);
+      if (got > 0) openLot(cx, id, f.ref.epoch, f.ref.level, got, avgPrice, paid);
+      break;
+    case 'tp':
+    case 'close':
+      if (got > 0) sellLot(cx, f.lot, got, avgPrice, paid);
+      if (f.kind === 'tp') f.lot.tp = null;
+      else {
+        f.lot.close = null;
+        if (cx.s.lots.includes(f.lot))
+          log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, reason: 'cancelled' });
+      }
+      break;
+  }
+  afterOrderEvent(cx);
+}
+
+function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string): void {
+  const s = cx.s;
+  const f = find(s, id);
+  if (!f) return;
+  const params: Record<string, string | number> = { reason };
+  if (message) params.message = message.slice(0, 200);
+  const permanent = reason === 'min_cost' || reason === 'precision';
+  switch (f.kind) {
+    case 'entry': {
+      s.entry = null;
+      params.role = 'entry';
+      if (permanent) {
+        log(cx, 'warn', reason === 'min_cost' ? 'below_min_cost' : 'order_rejected', params);
+        if (s.status === 'starting') finishStop(cx, 'entry_failed');
+      } else {
+        bumpBackoff(s, cx.ts);
+        params.retry_in_s = Math.round(s.buyBackoffMs / 1000);
+        log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
+      }
+      break;
+    }
+    case 'buy': {
+      s.waitingBuys.splice(f.index, 1);
+      params.role = 'ladder_buy';
+      params.level = f.ref.level;
+      params.price = f.ref.price;
+      if (permanent) {
+        if (f.ref.epoch === s.epoch && !s.skippedLevels.includes(f.ref.level))
+          s.skippedLevels.push(f.ref.level);
+        log(cx, 'warn', reason === 'min_cost' ? 'below_min_cost' : 'order_rejected', params);
+      } else {
+        bumpBackoff(s, cx.ts);
+        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
+        log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
+      }
+      break;
+    }
+    case 'tp': {
+      f.lot.tp = null;
+      params.role = 'take_profit';
+      params.lot_id = f.lot.id;
+      if (permanent) f.lot.tpBlocked = true;
+      else {
+        f.lot.tpRetryAt = cx.ts + DCA_TP_RETRY_MS;
+        params.retry_in_s = DCA_TP_RETRY_MS / 1000;
+      }
+      log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
+      break;
+    }
+    case 'close':
+      f.lot.close = null;
+      log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, ...params });
+      break;
+  }
+  afterOrderEvent(cx);
+}
+
+function afterOrderEvent(cx: Cx): void {
+  if (cx.s.status === 'running') rebalance(cx);
+  else if (cx.s.status === 'stopping') continueStop(cx);
+}
+
+function bumpBackoff(s: DcaState, ts: number): void {
+  // Rejections of orders sent before the pause started do not lengthen it again.
+  if (s.buyRetryAt !== null && ts < s.buyRetryAt) return;
+  s.buyBackoffMs =
+    s.buyBackoffMs > 0 ? Math.min(DCA_MAX_BACKOFF_MS, s.buyBackoffMs * 2) : DCA_FIRST_BACKOFF_MS;
+  s.buyRetryAt = ts + s.buyBackoffMs;
+}
+
+/** Funds were freed (a sell filled): buys may be tried again at once. */
+function resetBackoff(s: DcaState): void {
+  s.buyBackoffMs = 0;
+  s.buyRetryAt = null;
+}
+
+function openLot(
+  cx: Cx,
+  id: string,
+  epoch: number,
+  level: number,
+  qty: number,
+  price: number,
+  fee: number,
+): void {
+  const lot: DcaLot = {
+    id,
+    epoch,
+    level,
+    qty,
+    buyPrice: price,
+    buyFee: fee,
+    buyTime: cx.ts,
+    tp: null,
+    tpRetryAt: null,
+    tpBlocked: false,
+    close: null,
+  };
+  cx.s.lots.push(lot);
+  log(cx, 'info', 'lot_opened', { lot_id: id, level, qty, price, fee });
+}
+
+/**
+ * `qty` of the lot was sold at `price` paying `fee`: records the trade (the buy fee is shared pro rata
+ * when only part of the lot is sold) and removes the lot, or shrinks it on a partial sale. A sale of the
+ * whole take-profit amount closes the lot even when rounding left dust below one amount step.
+ */
+function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): void {
+  const s = cx.s;
+  const sellAmount = lot.tp?.amount ?? lot.close?.amount ?? lot.qty;
+  const whole = qty >= sellAmount || qty >= lot.qty;
+  let buyFee = lot.buyFee;
+  if (!whole) {
+    const share = decDiv(decMul(toDec(lot.buyFee), toDec(qty)), toDec(lot.qty));
+    buyFee = Number(formatAmount(decToString(share), 12));
+  }
+  const pnlNet = tradePnl(qty, lot.buyPrice, price, buyFee, fee);
+  const trade: ClosedTrade = {
+    lotId: lot.id,
+    qty,
+    buyPrice: lot.buyPrice,
+    sellPrice: price,
+    buyTime: lot.buyTime,
+    sellTime: cx.ts,
+    buyFee,
+    sellFee: fee,
+    pnlNet,
+  };
+  cx.cmds.push({ type: 'record_trade', trade });
+  s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
+  s.closedTrades += 1;
+  log(cx, 'info', 'lot_closed', {
+    lot_id: lot.id,
+    qty,
+    buy_price: lot.buyPrice,
+    sell_price: price,
+    pnl_net: pnlNet,
+  });
+  if (whole) {
+    s.lots = s.lots.filter((l) => l !== lot);
+  } else {
+    lot.qty = Number(decToString(toDec(lot.qty) - toDec(qty)));
+    lot.buyFee = Number(decToString(toDec(lot.buyFee) - toDec(buyFee)));
+    if (lot.tp) lot.tp = null;
+    if (lot.close) lot.close = null;
+  }
+}
+
+// --- stopping ----------------------------------------------------------------------------------------
+
+function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
+  const s = cx.s;
+  if (s.status === 'stopped' || s.status === 'stopping') return;
+  s.status = 'stopping';
+  s.stopMode = mode;
+  s.stopReason = reason;
+  log(cx, 'info', 'stopping', { mode, reason });
+  for (const w of s.waitingBuys) {
+    if (w.cancelling) continue;
+    w.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: w.clientOrderId });
+  }
+  for (const lot of s.lots) {
+    if (lot.tp && !lot.tp.cancelling) {
+      lot.tp.cancelling = true;
+      cx.cmds.push({ type: 'cancel_order', clientOrderId: lot.tp.clientOrderId });
+    }
+  }
+  continueStop(cx);
+}
+
+/** Once every order is settled: close_market sells the lots at market (once), then the bot stops. */
+function continueStop(cx: Cx): void {
+  const s = cx.s;
+  if (s.status !== 'stopping') return;
+  // A lot bought while stopping has no TP; a TP placed before the stop may still be open.
+  for (const lot of s.lots) {
+    if (lot.tp && !lot.tp.cancelling) {
+      lot.tp.cancelling = true;
+      cx.cmds.push({ type: 'cancel_order', clientOrderId: lot.tp.clientOrderId });
+    }
+  }
+  const outstanding =
+    s.entry !== null || s.waitingBuys.length > 0 || s.lots.some((l) => l.tp !== null || l.close !== null);
+  if (outstanding) return;
+  if (s.stopMode === 'close_market' && !s.closePhase) {
+    s.closePhase = true;
+    const price = s.lastPrice ?? 0;
+    let placed = 0;
+    for (const lot of s.lots) {
+      const amount = roundDownToStep(lot.qty, s.config.market.amountStep);
+      const violation = minimumViolation(s.config, amount, price);
+      if (violation) {
+        logBelowMin(cx, 'close', violation, amount, price, { lot_id: lot.id });
+        continue;
+      }
+      lot.close = newRef(nextId(s), price, amount);
+      cx.places.push({
+        type: 'place_order',
+        clientOrderId: lot.close.clientOrderId,
+        side: 'sell',
+        orderType: 'market',
+        amount,
+        role: 'close',
+        lotId: lot.id,
+      });
+      placed += 1;
+    }
+    if (placed > 0) return;
+  }
+  finishStop(cx, s.stopReason ?? 'user_cancel_only');
+}
+
+function finishStop(cx: Cx, reason: StopReason): void {
+  const s = cx.s;
+  s.status = 'stopped';
+  s.stopReason = reason;
+  s.entry = null;
+  cx.cmds.push({ type: 'stopped', reason });
 }

@@ -107,7 +107,6 @@ export interface RecordTradeCommand {
  */
 export type LogCode =
   | 'started'
-  | 'entry_placed'
   | 'lot_opened'
   | 'lot_closed'
   | 'below_min_cost'
@@ -125,7 +124,7 @@ export type LogCode =
   | 'ra_set'
   | 'stopping'
   | 'close_failed'
-  | 'partial_fill';
+  | 'invalid_value';
 
 export interface LogCommand {
   type: 'log';
@@ -212,6 +211,8 @@ export interface DcaLot {
   tp: DcaOrderRef | null;
   /** Earliest ts at which a missing take profit is placed again (after a rejection). */
   tpRetryAt: number | null;
+  /** The take profit cannot be placed (below minimum cost / precision); logged once, not retried. */
+  tpBlocked: boolean;
   /** The market sell closing it (stop / SL / TP+). */
   close: DcaOrderRef | null;
 }
@@ -252,6 +253,10 @@ export interface DcaState {
   closedTrades: number;
   stopMode: StopMode | null;
   stopReason: StopReason | null;
+  /** While stopping with close_market: the market sells of the lots have been sent (sent once). */
+  closePhase: boolean;
+  /** ts of the last out_of_range log (logs are at most one per 10 minutes). */
+  lastRangeLogTs: number | null;
 }
 
 export interface DcaSummary {
