@@ -1,0 +1,151 @@
+import type { Dialog, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+import { loginInBrowser, registerViaApi } from './helpers/accounts';
+
+const DENIED = 'Acceso denegado. Solo usuarios autorizados.';
+const ALLOWED = 'logo-allowed@example.com';
+const REFUSED = 'logo-refused@example.com';
+const PASSWORD = 'Forum e2e passphrase 42!';
+
+/** Collects every alert the page opens (and accepts it, so the page goes on). */
+function recordDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (d: Dialog) => {
+    seen.push(d.message());
+    void d.accept();
+  });
+  return seen;
+}
+
+async function waitFor(cond: () => boolean, what: string, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!hasChromium)('forum in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let dialogs: string[];
+
+  beforeAll(async () => {
+    server = await startServer({ LOGO_ALLOWLIST_EMAILS: ALLOWED });
+    browser = await openBrowser();
+    page = browser.page;
+    dialogs = recordDialogs(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('writes a post, replies to it, and sees both after a reload', async () => {
+    await page.goto(`${server.baseUrl}/forum`);
+    await page.getByTestId('forum-empty').waitFor();
+
+    // A blank post is ignored: the button stays disabled and nothing is sent.
+    await page.getByTestId('forum-post-box-input').fill('    ');
+    expect(await page.getByTestId('forum-post-box-submit').isDisabled()).toBe(true);
+
+    await page.getByTestId('forum-post-box-input').fill('Hello from the browser test');
+    await page.getByTestId('forum-post-box-submit').click();
+    const post = page.getByTestId('forum-post').filter({ hasText: 'Hello from the browser test' });
+    await post.waitFor();
+    expect(await post.innerText()).toContain('Anonymous');
+    expect(await page.getByTestId('forum-post-box-input').inputValue()).toBe('');
+
+    await post.getByTestId('forum-reply-box-input').fill('A reply to it');
+    await post.getByTestId('forum-reply-box-submit').click();
+    await post.getByTestId('forum-reply').filter({ hasText: 'A reply to it' }).waitFor();
+
+    await page.reload();
+    const again = page.getByTestId('forum-post').filter({ hasText: 'Hello from the browser test' });
+    await again.waitFor();
+    expect(await again.getByTestId('forum-post-content').innerText()).toBe('Hello from the browser test');
+    expect(await again.getByTestId('forum-reply-content').allInnerTexts()).toEqual(['A reply to it']);
+  });
+
+  it('shows a post with markup as text: no element is created and no script runs', async () => {
+    const markup =
+      '<img src=x onerror="window.__forumXss=1"><script>window.__forumXss=2</script><b id="forum-bold">bold</b>';
+    const before = dialogs.length;
+    await page.goto(`${server.baseUrl}/forum`);
+    await page.getByTestId('forum-posts').waitFor();
+    await page.getByTestId('forum-post-box-input').fill(markup);
+    await page.getByTestId('forum-post-box-submit').click();
+    const content = page.getByTestId('forum-post-content').filter({ hasText: '<script>' });
+    await content.waitFor();
+    expect(await content.innerText()).toBe(markup);
+    expect(await content.evaluate((el: { childElementCount: number }) => el.childElementCount)).toBe(0);
+
+    await page.reload();
+    const reloaded = page.getByTestId('forum-post-content').filter({ hasText: '<script>' });
+    await reloaded.waitFor();
+    expect(await reloaded.innerText()).toBe(markup);
+    expect(await page.locator('#forum-bold').count()).toBe(0);
+    expect(await page.locator('[data-testid="forum-posts"] img[src="x"]').count()).toBe(0);
+    expect(
+      await page.evaluate(() => typeof (globalThis as unknown as { __forumXss?: number }).__forumXss),
+    ).toBe('undefined');
+    expect(dialogs.length).toBe(before);
+  });
+
+  it('refuses the token logo to an anonymous visitor with the alert', async () => {
+    await page.goto(`${server.baseUrl}/forum`);
+    const before = dialogs.length;
+    await page.getByTestId('forum-logo').click();
+    await waitFor(() => dialogs.length > before, 'the denial alert');
+    expect(dialogs.at(-1)).toBe(DENIED);
+    expect(new URL(page.url()).pathname).toBe('/forum');
+  });
+
+  it('refuses the token logo and the typed-in /peliculas-series to an account not on the allow-list', async () => {
+    await registerViaApi(server.baseUrl, server.outboxDir, REFUSED, PASSWORD);
+    await page.goto(`${server.baseUrl}/forum`);
+    await loginInBrowser(page, server.baseUrl, REFUSED, PASSWORD);
+    await page.goto(`${server.baseUrl}/forum`);
+    await page.getByTestId('forum-posts').waitFor();
+    // The session is loaded (GET /api/me answered): the refusal below is the allow-list's, not a missing login.
+    await page.waitForFunction(
+      (email) =>
+        (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage
+          .getItem('user')
+          ?.includes(email),
+      REFUSED,
+    );
+
+    let before = dialogs.length;
+    await page.getByTestId('forum-logo').click();
+    await waitFor(() => dialogs.length > before, 'the denial alert');
+    expect(dialogs.at(-1)).toBe(DENIED);
+    expect(new URL(page.url()).pathname).toBe('/forum');
+
+    before = dialogs.length;
+    await page.goto(`${server.baseUrl}/peliculas-series`);
+    await waitFor(() => dialogs.length > before, 'the denial alert on the typed-in route');
+    expect(dialogs.at(-1)).toBe(DENIED);
+    await page.waitForURL(`${server.baseUrl}/`);
+    expect(await page.getByTestId('movies-page').count()).toBe(0);
+  });
+
+  it('opens /peliculas-series from the token logo for an allow-listed account', async () => {
+    await registerViaApi(server.baseUrl, server.outboxDir, ALLOWED, PASSWORD);
+    await loginInBrowser(page, server.baseUrl, ALLOWED, PASSWORD);
+    await page.goto(`${server.baseUrl}/forum`);
+    await page.getByTestId('forum-posts').waitFor();
+    const before = dialogs.length;
+    await page.getByTestId('forum-logo').click();
+    await page.waitForURL(`${server.baseUrl}/peliculas-series`);
+    await page.getByTestId('movies-page').waitFor();
+    expect(dialogs.length).toBe(before);
+
+    // Typed in directly it opens too.
+    await page.goto(`${server.baseUrl}/peliculas-series`);
+    await page.getByTestId('movies-page').waitFor();
+    expect(dialogs.length).toBe(before);
+  });
+});
