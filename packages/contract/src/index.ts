@@ -6,3 +6,4 @@ export * from './health';
 export * from './exchanges';
 export * from './wallet';
 export * from './accounts';
+export * from './bots';

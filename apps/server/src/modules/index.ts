@@ -6,10 +6,12 @@ import { healthRoutes } from './health/routes';
 import { exchangesRoutes } from './exchanges/routes';
 import { walletRoutes } from './wallet/routes';
 
+import { botsRoutes } from './bots/routes';
 export interface AppModule {
   name: string;
   plugin: FastifyPluginAsync<{ ctx: AppContext }>;
 }
+  { name: 'bots', plugin: botsRoutes },
 
 /**
  * Every feature module, registered in this order. Each lives in `modules/<area>/` with

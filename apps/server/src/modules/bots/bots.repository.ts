@@ -1,0 +1,248 @@
+import { and, asc, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
+
+export type BotRow = typeof bots.$inferSelect;
+export type NewBotRow = typeof bots.$inferInsert;
+export type BotOrderRow = typeof botOrders.$inferSelect;
+export type NewBotOrderRow = typeof botOrders.$inferInsert;
+export type BotTradeRow = typeof botTrades.$inferSelect;
+export type NewBotTradeRow = typeof botTrades.$inferInsert;
+export type BotEventRow = typeof botEvents.$inferSelect;
+export type NewBotEventRow = typeof botEvents.$inferInsert;
+
+/** Orders not yet final: the runner reconciles these with the venue after a restart. */
+export const LIVE_ORDER_STATUSES = ['pending_submit', 'open'] as const;
+
+/** Everything one strategy step writes, committed in one transaction. */
+export interface BotWrite {
+  botId: string;
+  state?: unknown;
+  pnl?: string;
+  status?: BotRow['status'];
+  stopReason?: string | null;
+  stoppedAt?: Date | null;
+  newOrders?: NewBotOrderRow[];
+  orderUpdates?: { clientOrderId: string; patch: Partial<NewBotOrderRow> }[];
+  trades?: NewBotTradeRow[];
+  events?: NewBotEventRow[];
+}
+
+export class BotsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertBot(row: NewBotRow): Promise<BotRow> {
+    const [bot] = await this.db.insert(bots).values(row).returning();
+    if (!bot) throw new Error('bot insert returned nothing');
+    return bot;
+  }
+
+  async byId(id: string): Promise<BotRow | null> {
+    const [row] = await this.db.select().from(bots).where(eq(bots.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  async activeFor(userId: string, exchange: string, symbol: string): Promise<BotRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(bots)
+      .where(
+        and(
+          eq(bots.userId, userId),
+          eq(bots.exchange, exchange),
+          eq(bots.symbol, symbol),
+          eq(bots.status, 'active'),
+        ),
+      )
+      .limit(1);
+    return row ?? null;
+  }
+
+  async listByUser(userId: string, status: BotRow['status'] | 'closed'): Promise<BotRow[]> {
+    const where =
+      status === 'closed'
+        ? and(eq(bots.userId, userId), inArray(bots.status, ['stopped', 'error']))
+        : and(eq(bots.userId, userId), eq(bots.status, status));
+    return this.db
+      .select()
+      .from(bots)
+      .where(where)
+      .orderBy(status === 'active' ? asc(bots.startedAt) : desc(bots.stoppedAt));
+  }
+
+  async allActive(): Promise<BotRow[]> {
+    return this.db.select().from(bots).where(eq(bots.status, 'active')).orderBy(asc(bots.startedAt));
+  }
+
+  async updateBot(id: string, patch: Partial<NewBotRow>): Promise<void> {
+    await this.db
+      .update(bots)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(bots.id, id));
+  }
+
+  /** Applies one step's writes atomically: state, journal rows, trades and events together. */
+  async write(w: BotWrite): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const patch: Partial<NewBotRow> = { updatedAt: new Date() };
+      if (w.state !== undefined) patch.state = w.state;
+      if (w.pnl !== undefined) patch.pnl = w.pnl;
+      if (w.status !== undefined) patch.status = w.status;
+      if (w.stopReason !== undefined) patch.stopReason = w.stopReason;
+      if (w.stoppedAt !== undefined) patch.stoppedAt = w.stoppedAt;
+      await tx.update(bots).set(patch).where(eq(bots.id, w.botId));
+      if (w.newOrders?.length) await tx.insert(botOrders).values(w.newOrders).onConflictDoNothing();
+      for (const u of w.orderUpdates ?? []) {
+        await tx
+          .update(botOrders)
+          .set({ ...u.patch, updatedAt: new Date() })
+          .where(eq(botOrders.clientOrderId, u.clientOrderId));
+      }
+      if (w.trades?.length) await tx.insert(botTrades).values(w.trades).onConflictDoNothing();
+      if (w.events?.length) await tx.insert(botEvents).values(w.events);
+    });
+  }
+
+  async updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>): Promise<void> {
+    await this.db
+      .update(botOrders)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(botOrders.clientOrderId, clientOrderId));
+  }
+
+  async order(clientOrderId: string): Promise<BotOrderRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(botOrders)
+      .where(eq(botOrders.clientOrderId, clientOrderId))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async liveOrders(botId: string): Promise<BotOrderRow[]> {
+    return this.db
+      .select()
+      .from(botOrders)
+      .where(and(eq(botOrders.botId, botId), inArray(botOrders.status, [...LIVE_ORDER_STATUSES])))
+      .orderBy(asc(botOrders.createdAt));
+  }
+
+  async ordersOf(botId: string): Promise<BotOrderRow[]> {
+    return this.db
+      .select()
+      .from(botOrders)
+      .where(eq(botOrders.botId, botId))
+      .orderBy(asc(botOrders.createdAt));
+  }
+
+  async knownClientIds(botId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .select({ id: botOrders.clientOrderId })
+      .from(botOrders)
+      .where(eq(botOrders.botId, botId));
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async event(e: NewBotEventRow): Promise<void> {
+    await this.db.insert(botEvents).values(e);
+  }
+
+  async events(botId: string, limit: number): Promise<BotEventRow[]> {
+    return this.db
+      .select()
+      .from(botEvents)
+      .where(eq(botEvents.botId, botId))
+      .orderBy(desc(botEvents.id))
+      .limit(limit);
+  }
+
+  async tradesPage(
+    botId: string,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: BotTradeRow[]; total: number; totalPnl: string }> {
+    const rows = await this.db
+      .select()
+      .from(botTrades)
+      .where(eq(botTrades.botId, botId))
+      .orderBy(desc(botTrades.sellTime), desc(botTrades.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    const [agg] = await this.db
+      .select({ n: count(), pnl: sum(botTrades.pnlNet) })
+      .from(botTrades)
+      .where(eq(botTrades.botId, botId));
+    return { rows, total: Number(agg?.n ?? 0), totalPnl: agg?.pnl ?? '0' };
+  }
+
+  async tradesOf(botId: string): Promise<BotTradeRow[]> {
+    return this.db.select().from(botTrades).where(eq(botTrades.botId, botId)).orderBy(asc(botTrades.id));
+  }
+
+  async pnlOf(botId: string): Promise<string> {
+    const [agg] = await this.db
+      .select({ pnl: sum(botTrades.pnlNet) })
+      .from(botTrades)
+      .where(eq(botTrades.botId, botId));
+    return agg?.pnl ?? '0';
+  }
+
+  async settings(
+    userId: string,
+    exchange = '',
+    symbol = '',
+  ): Promise<{ apartado: string | null; leverage: number | null }> {
+    const [row] = await this.db
+      .select()
+      .from(botUserSettings)
+      .where(
+        and(
+          eq(botUserSettings.userId, userId),
+          eq(botUserSettings.exchange, exchange),
+          eq(botUserSettings.symbol, symbol),
+        ),
+      )
+      .limit(1);
+    return { apartado: row?.apartado ?? null, leverage: row?.leverage ?? null };
+  }
+
+  async saveSetting(
+    userId: string,
+    key: { exchange?: string; symbol?: string },
+    patch: { apartado?: string; leverage?: number },
+  ): Promise<void> {
+    await this.db
+      .insert(botUserSettings)
+      .values({ userId, exchange: key.exchange ?? '', symbol: key.symbol ?? '', ...patch })
+      .onConflictDoUpdate({
+        target: [botUserSettings.userId, botUserSettings.exchange, botUserSettings.symbol],
+        set: { ...patch, updatedAt: new Date() },
+      });
+  }
+
+  /**
+   * Leases active bots to a runner (DESIGN.md principle 10): free or expired leases, or its own,
+   * locked with SKIP LOCKED so two runners never take the same bot. `takeAll` ignores other
+   * holders (the embedded database is single-process: a lease there is a dead process's).
+   */
+  async lease(runnerId: string, ttlMs: number, takeAll: boolean, limit = 100000): Promise<string[]> {
+    const until = new Date(Date.now() + ttlMs).toISOString();
+    const rows = await this.db.execute(sql`
+      UPDATE bots SET leased_by = ${runnerId}, lease_until = ${until}
+      WHERE id IN (
+        SELECT id FROM bots
+        WHERE status = 'active'
+          AND (${takeAll} OR leased_by IS NULL OR leased_by = ${runnerId} OR lease_until < now())
+        ORDER BY started_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { id: string }[];
+    return list.map((r) => r.id);
+  }
+
+  async releaseLeases(runnerId: string): Promise<void> {
+    await this.db.update(bots).set({ leasedBy: null, leaseUntil: null }).where(eq(bots.leasedBy, runnerId));
+  }
+}

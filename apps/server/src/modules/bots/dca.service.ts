@@ -1,0 +1,491 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DCA_MESSAGES,
+  EXCHANGE_KEYS,
+  fillMessage,
+  MIN_TP_SEP_PCT,
+  type BotEventView,
+  type ClosedBotView,
+  type DcaBotView,
+  type DcaTradeView,
+  type PendingOrderView,
+  type StartBotDcaBody,
+} from '@bytx/contract';
+import { createDcaBot, DcaConfigError, type DcaConfig, type DcaState, type StopMode } from '@bytx/engine';
+import type { AppContext, MarketHub, VenueRegistry } from '../../context';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
+import type { BotRow, BotsRepository } from './bots.repository';
+import { strategyIdOf, type BotRunner } from './runner';
+
+export interface DcaBotConfigJson {
+  amount: number;
+  tp: number;
+  sep: number;
+  os: number;
+  apartado: string;
+  leverage: number;
+  direction: 'LONG' | 'SHORT';
+}
+
+const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Parses a form number: numbers as they are, strings with decimal commas turned into dots. */
+export function parseLooseNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string') return null;
+  const s = v.trim().replace(/,/g, '.');
+  if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** SL / TP+: empty clears, else a positive number. */
+function parseOptionalPrice(v: unknown, field: string): number | null {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
+  const n = parseLooseNumber(v);
+  if (n === null || n <= 0) throw badRequest(`${field} must be a positive number, or empty to clear it.`);
+  return n;
+}
+
+export function rangeOf(state: DcaState): { low: number; high: number } {
+  const a = state.anchor ?? 0;
+  const c = state.config;
+  return { low: a * (1 - c.sepPct / 100) ** c.os, high: a * (1 + c.tpPct / 100) };
+}
+
+export class DcaService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: BotsRepository,
+    private readonly runner: BotRunner,
+  ) {}
+
+  private get market(): MarketHub {
+    const m = this.ctx.services.market;
+    if (!m) throw new HttpError(503, 'Market data is not available.');
+    return m;
+  }
+  private get venues(): VenueRegistry {
+    const v = this.ctx.services.venues;
+    if (!v) throw new HttpError(503, 'Exchange connections are not available.');
+    return v;
+  }
+
+  view(row: BotRow): DcaBotView {
+    const state = row.state as DcaState;
+    const cfg = row.config as DcaBotConfigJson;
+    const r = rangeOf(state);
+    return {
+      id: row.id,
+      exchange: row.exchange,
+      symbol: row.symbol,
+      monto: cfg.amount,
+      tp_pct: cfg.tp,
+      os: cfg.os,
+      sep_pct: cfg.sep,
+      precio: state.anchor ?? 0,
+      sl: row.sl === null ? null : Number(row.sl),
+      tp_plus: row.tpPlus === null ? null : Number(row.tpPlus),
+      ra_enabled: row.raEnabled,
+      apartado: cfg.apartado,
+      leverage: cfg.leverage,
+      direction: cfg.direction,
+      status: row.status,
+      pnl: Number(row.pnl),
+      open_lots: state.lots.length,
+      waiting_buys: state.waitingBuys.length,
+      range_low: round(r.low),
+      range_high: round(r.high),
+      started_at: row.startedAt.toISOString(),
+      stop_reason: row.stopReason,
+    };
+  }
+
+  async active(userId: string): Promise<DcaBotView[]> {
+    const rows = await this.repo.listByUser(userId, 'active');
+    return rows.map((r) => this.view({ ...r, state: this.runner.handle(r.id)?.state ?? r.state }));
+  }
+
+  async closed(userId: string): Promise<ClosedBotView[]> {
+    const rows = await this.repo.listByUser(userId, 'closed');
+    return rows.map((r) => {
+      const cfg = r.config as DcaBotConfigJson;
+      return {
+        id: r.id,
+        exchange: r.exchange,
+        symbol: r.symbol,
+        amount: cfg.amount,
+        tp: cfg.tp,
+        os: cfg.os,
+        r: false,
+        r_os: false,
+        datetime_inicio: r.startedAt.toISOString(),
+        datetime_cierre: r.stoppedAt?.toISOString() ?? null,
+        pnl: Number(r.pnl),
+      };
+    });
+  }
+
+  /** The user's active bot on (exchange, symbol), else 404. */
+  async activeBot(userId: string, exchange: string, symbol: string): Promise<BotRow> {
+    const row = await this.repo.activeFor(userId, exchange.toLowerCase(), symbol.toUpperCase());
+    if (!row)
+      throw notFound(fillMessage(DCA_MESSAGES.noActiveBot, { exchange, symbol: symbol.toUpperCase() }));
+    return row;
+  }
+
+  /** A bot of this user (any status), else 404: another user's bot is not revealed. */
+  async ownBot(userId: string, botId: string): Promise<BotRow> {
+    const row = await this.repo.byId(botId);
+    if (!row || row.userId !== userId) throw notFound('Bot not found.');
+    return row;
+  }
+
+  async minCost(exchange: string, symbol: string) {
+    const ex = exchange.toLowerCase();
+    const sym = symbol.toUpperCase();
+    const market = await this.market.market(ex, sym).catch(() => null);
+    if (!market) throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange }));
+    const t = await this.market.ticker(ex, sym);
+    const price = t.last;
+    const minCost = Math.max(market.minCost, market.minAmount * price);
+    return {
+      success: true,
+      min_cost: round(minCost, 8),
+      min_amount: round(price > 0 ? Math.max(market.minAmount, minCost / price) : market.minAmount, 10),
+      price,
+    };
+  }
+
+  /** Validates a start request in the spec's order with its messages, then creates and starts the bot. */
+  async start(userId: string, body: StartBotDcaBody): Promise<{ bot: DcaBotView; message: string }> {
+    const tp = parseLooseNumber(body.tp ?? '');
+    const sep = parseLooseNumber(body.separacion ?? '');
+    if (tp === null || sep === null || tp < MIN_TP_SEP_PCT || sep < MIN_TP_SEP_PCT) {
+      throw badRequest(DCA_MESSAGES.minPct, {
+        field: tp === null || tp < MIN_TP_SEP_PCT ? 'tp' : 'separacion',
+      });
+    }
+    const exchange = (body.exchange ?? '').trim().toLowerCase();
+    if (!exchange) throw badRequest(DCA_MESSAGES.noExchange);
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(exchange)) throw badRequest(DCA_MESSAGES.notConnected);
+    const kind = await this.venues.connectionKind(userId, exchange);
+    if (!kind) throw badRequest(DCA_MESSAGES.notConnected);
+    const symbol = (body.symbol ?? '').trim().toUpperCase();
+    if (!symbol) throw badRequest(DCA_MESSAGES.noPair);
+    const market = await this.market.market(exchange, symbol).catch(() => null);
+    if (!market || !market.active) throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange }));
+    const amount = parseLooseNumber(body.amount ?? '');
+    if (amount === null || amount <= 0) throw badRequest(DCA_MESSAGES.badAmount);
+    const osRaw = parseLooseNumber(body.os ?? '');
+    if (osRaw === null || !Number.isInteger(osRaw) || osRaw < 1 || osRaw > 100) {
+      throw badRequest('# OS must be a whole number from 1 to 100.');
+    }
+    const settings = await this.repo.settings(userId);
+    const apartado = body.apartado ?? settings.apartado ?? 'Spot';
+    if (kind === 'paper' && apartado !== 'Spot') {
+      throw badRequest(fillMessage(DCA_MESSAGES.paperOnlySpot, { apartado }));
+    }
+    const direction = body.direction ?? 'LONG';
+    const leverage = body.leverage ?? (await this.repo.settings(userId, exchange, symbol)).leverage ?? 1;
+    const ticker = await this.market.ticker(exchange, symbol);
+    const price = ticker.last;
+    const minCost = Math.max(market.minCost, market.minAmount * price);
+    if (amount < minCost) {
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.belowMinCost, {
+          pair: symbol,
+          x: round(minCost, 2),
+          n: round(minCost / price, 8),
+          p: round(price, 8),
+        }),
+      );
+    }
+    if (await this.repo.activeFor(userId, exchange, symbol)) {
+      throw conflict(fillMessage(DCA_MESSAGES.alreadyActive, { exchange, symbol }));
+    }
+    const id = randomUUID();
+    const config: DcaConfig = {
+      symbol,
+      amount,
+      tpPct: tp,
+      sepPct: sep,
+      os: osRaw,
+      direction,
+      market: {
+        amountStep: market.amountStep,
+        priceStep: market.priceStep,
+        minAmount: market.minAmount,
+        minCost: market.minCost,
+        takerFee: market.taker,
+        makerFee: market.maker,
+      },
+      sl: null,
+      tpPlus: null,
+      raEnabled: false,
+    };
+    let state: DcaState;
+    try {
+      state = createDcaBot(strategyIdOf(id), config);
+    } catch (err) {
+      if (err instanceof DcaConfigError) throw badRequest(err.message);
+      throw err;
+    }
+    const cfgJson: DcaBotConfigJson = { amount, tp, sep, os: osRaw, apartado, leverage, direction };
+    let row: BotRow;
+    try {
+      row = await this.repo.insertBot({
+        id,
+        userId,
+        kind: 'dca',
+        exchange,
+        symbol,
+        config: cfgJson,
+        state,
+        status: 'active',
+        leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
+        leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
+      });
+    } catch (err) {
+      // The partial unique index: a concurrent start of the same pair.
+      if (
+        String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
+        '23505'
+      ) {
+        throw conflict(fillMessage(DCA_MESSAGES.alreadyActive, { exchange, symbol }));
+      }
+      throw err;
+    }
+    if (this.ctx.config.BOT_RUNNER) {
+      const h = await this.runner.get(id);
+      await h.idle();
+      const after = await this.repo.byId(id);
+      if (after && after.status !== 'active') {
+        const events = await this.repo.events(id, 20);
+        const why = events.find((e) => e.level !== 'info') ?? events[0];
+        const reason =
+          why && typeof why.params === 'object' && why.params && 'message' in why.params
+            ? String(why.params.message)
+            : (after.stopReason ?? 'the entry order failed');
+        throw badRequest(`Failed to start the Bot: ${reason}`);
+      }
+      if (after) row = { ...after, state: h.state };
+    }
+    return { bot: this.view(row), message: DCA_MESSAGES.botStarted };
+  }
+
+  async stop(userId: string, exchange: string, symbol: string, mode: StopMode) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    const ok = await this.runner.stopBot(row.id, mode);
+    if (!ok)
+      throw new HttpError(
+        504,
+        'The bot is still stopping: orders are being cancelled. Check again in a moment.',
+      );
+    return { success: true, message: DCA_MESSAGES.botStopped };
+  }
+
+  /** Stops every active bot of a user, keeping assets (account deletion). */
+  async stopAllForUser(userId: string) {
+    const rows = await this.repo.listByUser(userId, 'active');
+    for (const r of rows) {
+      try {
+        await this.runner.stopBot(r.id, 'cancel_only', 15_000);
+      } catch (err) {
+        this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before account deletion');
+        await this.repo.updateBot(r.id, {
+          status: 'stopped',
+          stopReason: 'account_deleted',
+          stoppedAt: new Date(),
+        });
+      }
+    }
+  }
+
+  async updateSlTp(
+    userId: string,
+    exchange: string,
+    symbol: string,
+    patch: { sl?: unknown; tp_plus?: unknown },
+  ) {
+    const hasSl = patch.sl !== undefined;
+    const hasTp = patch.tp_plus !== undefined;
+    if (!hasSl && !hasTp) throw badRequest('Send one of sl or tp_plus.');
+    const sl = hasSl ? parseOptionalPrice(patch.sl, 'sl') : undefined;
+    const tpPlus = hasTp ? parseOptionalPrice(patch.tp_plus, 'tp_plus') : undefined;
+    const row = await this.activeBot(userId, exchange, symbol);
+    if (sl !== undefined) {
+      await this.runner.act(row.id, { type: 'set_sl', sl, ts: Date.now() });
+      await this.repo.updateBot(row.id, { sl: sl === null ? null : String(sl) });
+    }
+    if (tpPlus !== undefined) {
+      await this.runner.act(row.id, { type: 'set_tp_plus', tpPlus, ts: Date.now() });
+      await this.repo.updateBot(row.id, { tpPlus: tpPlus === null ? null : String(tpPlus) });
+    }
+    return { success: true, sl: sl ?? null, tp_plus: tpPlus ?? null };
+  }
+
+  async toggleRa(userId: string, exchange: string, symbol: string, enabled: boolean) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    await this.runner.act(row.id, { type: 'set_ra', enabled, ts: Date.now() });
+    await this.repo.updateBot(row.id, { raEnabled: enabled });
+    return { success: true, enabled };
+  }
+
+  async relocate(userId: string, exchange: string, symbol: string) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    const before = (row.state as DcaState).anchor;
+    const state = await this.runner.act(row.id, { type: 'relocate', ts: Date.now() });
+    if (state.status === 'stopped' || state.status === 'stopping') {
+      return { success: false, error: 'The bot is stopping.' };
+    }
+    return { success: true, message: DCA_MESSAGES.relocated, precio: state.anchor ?? before };
+  }
+
+  private pendingOf(row: BotRow, state: DcaState): PendingOrderView[] {
+    const quote = row.symbol.split('/')[1] ?? 'USDT';
+    return state.lots.map((lot) => ({
+      id: lot.id,
+      bot_id: row.id,
+      created_at: new Date(lot.buyTime).toISOString(),
+      exchange: row.exchange,
+      symbol: row.symbol,
+      entry_price: lot.buyPrice,
+      limit_price: lot.tp?.price ?? round(lot.buyPrice * (1 + state.config.tpPct / 100)),
+      amount_quote: round(lot.qty * lot.buyPrice, 8),
+      amount_base: lot.qty,
+      qty: lot.qty,
+      quote,
+      status: 'open' as const,
+    }));
+  }
+
+  async pendingOrders(
+    userId: string,
+    q: {
+      exchange?: string | undefined;
+      symbol?: string | undefined;
+      bot_id?: string | undefined;
+      page: number;
+      per_page: number;
+    },
+  ) {
+    let rows: BotRow[];
+    if (q.bot_id) rows = [await this.ownBot(userId, q.bot_id)];
+    else if (q.exchange && q.symbol) {
+      const r = await this.repo.activeFor(userId, q.exchange.toLowerCase(), q.symbol.toUpperCase());
+      rows = r ? [r] : [];
+    } else rows = await this.repo.listByUser(userId, 'active');
+    const all = rows
+      .flatMap((r) => this.pendingOf(r, this.runner.handle(r.id)?.state ?? (r.state as DcaState)))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const pages = Math.max(1, Math.ceil(all.length / q.per_page));
+    const page = Math.min(q.page, pages);
+    const orders = all.slice((page - 1) * q.per_page, page * q.per_page);
+    return { success: true, orders, rows: orders, page, pages, total: all.length };
+  }
+
+  async history(userId: string, botId: string, page: number, perPage: number) {
+    await this.ownBot(userId, botId);
+    const { rows, total, totalPnl } = await this.repo.tradesPage(botId, page, perPage);
+    const historial: DcaTradeView[] = rows.map((r) => ({
+      id: r.id,
+      buy_time: r.buyTime.toISOString(),
+      sell_time: r.sellTime.toISOString(),
+      qty: Number(r.qty),
+      buy_price: Number(r.buyPrice),
+      sell_price: Number(r.sellPrice),
+      pnl_net: Number(r.pnlNet),
+    }));
+    return {
+      success: true,
+      historial,
+      total_pnl: Number(totalPnl),
+      page,
+      pages: Math.max(1, Math.ceil(total / perPage)),
+      total,
+    };
+  }
+
+  async events(userId: string, botId: string, limit: number): Promise<BotEventView[]> {
+    await this.ownBot(userId, botId);
+    const rows = await this.repo.events(botId, limit);
+    return rows.map((r) => ({
+      id: r.id,
+      ts: r.ts.toISOString(),
+      level: r.level,
+      code: r.code,
+      params: (r.params ?? {}) as Record<string, unknown>,
+    }));
+  }
+
+  async setLeverage(
+    userId: string,
+    exchange: string | undefined,
+    symbol: string | undefined,
+    leverage: number,
+  ) {
+    if (!exchange) throw badRequest(DCA_MESSAGES.leverageNoExchange);
+    const ex = exchange.toLowerCase();
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
+    await this.repo.saveSetting(userId, { exchange: ex, symbol: (symbol ?? '').toUpperCase() }, { leverage });
+    return { success: true, leverage, message: `Leverage configured to ${leverage}x` };
+  }
+
+  async setApartado(userId: string, apartado: string) {
+    await this.repo.saveSetting(userId, {}, { apartado });
+    return { success: true, apartado };
+  }
+
+  async apartado(userId: string) {
+    return (await this.repo.settings(userId)).apartado ?? 'Spot';
+  }
+
+  async prices(userId: string) {
+    const rows = await this.repo.listByUser(userId, 'active');
+    const pairs = [...new Map(rows.map((r) => [`${r.exchange}|${r.symbol}`, r])).values()];
+    const out: { exchange: string; symbol: string; price: number }[] = [];
+    for (const r of pairs) {
+      const t = await this.market.ticker(r.exchange, r.symbol).catch(() => null);
+      if (t) out.push({ exchange: r.exchange, symbol: r.symbol, price: t.last });
+    }
+    return out;
+  }
+
+  async pnls(userId: string, bots?: { symbol: string; exchange: string }[]) {
+    let rows = await this.repo.listByUser(userId, 'active');
+    if (bots) {
+      const wanted = new Set(bots.map((b) => `${b.exchange.toLowerCase()}|${b.symbol.toUpperCase()}`));
+      rows = rows.filter((r) => wanted.has(`${r.exchange}|${r.symbol}`));
+    }
+    const now = Date.now();
+    const pnls = rows.map((r) => {
+      const state = this.runner.handle(r.id)?.state ?? (r.state as DcaState);
+      return {
+        symbol: r.symbol,
+        exchange: r.exchange,
+        pnl: Number(state.realizedPnl),
+        ttr: Math.round((now - r.startedAt.getTime()) / 1000),
+      };
+    });
+    const total = round(
+      pnls.reduce((s, p) => s + p.pnl, 0),
+      8,
+    );
+    return { success: true, pnls, total_pnl: total };
+  }
+
+  /** Makes sure this process runs every active bot of the user (after a restart or a lost lease). */
+  async resume(userId: string) {
+    const rows = await this.repo.listByUser(userId, 'active');
+    let resumed = 0;
+    if (this.ctx.config.BOT_RUNNER) {
+      for (const r of rows) {
+        if (this.runner.has(r.id)) continue;
+        await this.runner.get(r.id);
+        resumed++;
+      }
+    }
+    return { success: true, active: rows.length, resumed };
+  }
+}

@@ -1,0 +1,725 @@
+import {
+  inRange,
+  stepDca,
+  type DcaState,
+  type PlaceOrderCommand,
+  type RejectReason,
+  type StopMode,
+  type StrategyCommand,
+  type StrategyEvent,
+} from '@bytx/engine';
+import {
+  AuthenticationError,
+  InsufficientFundsError,
+  InvalidOrderError,
+  NotSupportedError,
+  OrderNotFoundError,
+  VenueError,
+  type Order,
+  type Venue,
+} from '@bytx/venues';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MarketHub, VenueRegistry } from '../../context';
+import type {
+  BotOrderRow,
+  BotRow,
+  BotWrite,
+  NewBotEventRow,
+  NewBotOrderRow,
+  NewBotTradeRow,
+} from './bots.repository';
+
+/** What the runner needs from the database (BotsRepository; the benchmark passes an in-memory one). */
+export interface RunnerStore {
+  byId(id: string): Promise<BotRow | null>;
+  write(w: BotWrite): Promise<void>;
+  updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>): Promise<void>;
+  liveOrders(botId: string): Promise<BotOrderRow[]>;
+  knownClientIds(botId: string): Promise<Set<string>>;
+  event(e: NewBotEventRow): Promise<void>;
+  lease(runnerId: string, ttlMs: number, takeAll: boolean): Promise<string[]>;
+  releaseLeases(runnerId: string): Promise<void>;
+}
+
+export interface RunnerDeps {
+  store: RunnerStore;
+  market: () => MarketHub;
+  venues: () => VenueRegistry;
+  log: FastifyBaseLogger;
+  runnerId: string;
+  /** Embedded database: one process only, so leases left by a killed process are taken at once. */
+  takeAllLeases: boolean;
+  /** Trade the leased bots continuously (BOT_RUNNER=1); otherwise bots are attached only for a user action. */
+  autoRun: boolean;
+  now?: () => number;
+  /** Backoff base for venue retries (ms); tests shorten it. */
+  retryBaseMs?: number;
+  /** Lease heartbeat (ms). */
+  heartbeatMs?: number;
+  /** Called after every strategy step with the tick-to-command latency (bench). */
+  onStep?: (botId: string, ms: number, commands: number) => void;
+}
+
+/** The short strategy id of a bot: client order ids are `${shortId}-${seq}` (fits every venue's limit). */
+export function strategyIdOf(botId: string): string {
+  return `b${botId.replace(/-/g, '').slice(0, 20)}`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FINAL = new Set(['filled', 'cancelled', 'rejected']);
+const MAX_PLACE_ATTEMPTS = 4;
+
+function num(v: string | null | undefined): number {
+  return v === null || v === undefined ? 0 : Number(v);
+}
+
+/** What the journal knows about one order; used to turn venue snapshots into strategy events once. */
+interface JournalEntry {
+  status: BotOrderRow['status'];
+  filled: number;
+  role: string;
+}
+
+function rejectReasonOf(err: unknown): RejectReason {
+  if (err instanceof InsufficientFundsError) return 'insufficient_funds';
+  if (err instanceof InvalidOrderError) {
+    if (err.reason === 'min_cost' || err.reason === 'min_amount') return 'min_cost';
+    if (err.reason === 'precision') return 'precision';
+    return 'unknown';
+  }
+  return 'exchange_error';
+}
+
+/**
+ * One bot in this process: its state, its venue, and a promise queue that serializes every event
+ * (ticks, order updates, user actions) so the strategy sees them one at a time.
+ */
+class BotHandle {
+  state: DcaState;
+  venue: Venue | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private journal = new Map<string, JournalEntry>();
+  private unsubscribers: (() => void)[] = [];
+  private pendingTick: { price: number; ts: number; at: number } | null = null;
+  private persistedKey = '';
+  private stoppedWaiters: ((ok: boolean) => void)[] = [];
+  readonly prefix: string;
+  detached = false;
+  stopped = false;
+
+  constructor(
+    readonly row: BotRow,
+    private readonly runner: BotRunner,
+  ) {
+    this.state = row.state as DcaState;
+    this.prefix = `${this.state.botId}-`;
+    this.persistedKey = this.keyOf(this.state);
+  }
+
+  get id() {
+    return this.row.id;
+  }
+  private get deps() {
+    return this.runner.deps;
+  }
+  private now() {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** Runs `fn` after everything queued before it; errors are logged, never thrown into the queue. */
+  enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.then(
+      () => undefined,
+      (err: unknown) => {
+        this.deps.log.error({ err, botId: this.id }, 'bot task failed');
+        void this.logEvent('error', 'error', { message: err instanceof Error ? err.message : String(err) });
+      },
+    );
+    return run;
+  }
+
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  /** Loads the venue, reconciles journal and venue, then (when trading) subscribes to ticks and order updates. */
+  async attach(subscribe: boolean): Promise<void> {
+    this.venue = await this.deps.venues().forUser(this.row.userId, this.row.exchange);
+    this.unsubscribers.push(
+      this.venue.onOrderUpdate((order) => {
+        if (!order.clientOrderId?.startsWith(this.prefix)) return;
+        void this.enqueue(() => this.applySnapshot(order, false));
+      }),
+    );
+    await this.enqueue(() => this.reconcile());
+    if (subscribe && !this.stopped) {
+      this.unsubscribers.push(
+        this.deps.market().subscribe(this.row.exchange, this.row.symbol, (t) => this.onTick(t.last)),
+      );
+      // Resume (or start) from the current price at once.
+      const t = await this.deps.market().ticker(this.row.exchange, this.row.symbol);
+      this.onTick(t.last);
+    }
+  }
+
+  detach(): void {
+    this.detached = true;
+    for (const u of this.unsubscribers.splice(0)) u();
+  }
+
+  /** Ticks are coalesced: while one waits in the queue, later prices replace it. */
+  onTick(price: number): void {
+    if (this.detached || this.stopped || !Number.isFinite(price) || price <= 0) return;
+    const at = performance.now();
+    if (this.pendingTick) {
+      this.pendingTick.price = price;
+      this.pendingTick.ts = this.now();
+      return;
+    }
+    this.pendingTick = { price, ts: this.now(), at };
+    void this.enqueue(async () => {
+      const tick = this.pendingTick;
+      this.pendingTick = null;
+      if (!tick || this.stopped) return;
+      await this.step({ type: 'tick', price: tick.price, ts: tick.ts }, {}, tick.at);
+    });
+  }
+
+  /** Feeds a user action through the queue and waits for it. */
+  action(event: StrategyEvent): Promise<void> {
+    return this.enqueue(() => this.step(event));
+  }
+
+  /** Resolves true when the strategy reports `stopped`, false on timeout. */
+  waitStopped(timeoutMs: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.stoppedWaiters.push((ok) => {
+        clearTimeout(timer);
+        resolve(ok);
+      });
+    });
+  }
+
+  private keyOf(s: DcaState): string {
+    return JSON.stringify({ ...s, lastPrice: null, lastTs: null });
+  }
+
+  async logEvent(level: 'info' | 'warn' | 'error', code: string, params: Record<string, unknown> = {}) {
+    await this.deps.store.event({ botId: this.id, level, code, params });
+  }
+
+  /**
+   * One strategy step: compute, persist (state + journal rows + trades + log in one transaction),
+   * then carry out the venue commands in order. Follow-up events (fills of a market order,
+   * rejections) are stepped at once, inside the same queue slot.
+   */
+  async step(event: StrategyEvent, extra: Partial<BotWrite> = {}, tickAt?: number): Promise<void> {
+    if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') return;
+    const t0 = tickAt ?? performance.now();
+    const { state, commands } = stepDca(this.state, event);
+    this.deps.onStep?.(this.id, performance.now() - t0, commands.length);
+    const w: BotWrite = { botId: this.id, ...extra };
+    const newOrders: NewBotOrderRow[] = [];
+    const cancelIds: string[] = [];
+    const trades: NewBotTradeRow[] = [];
+    const events: NewBotEventRow[] = [...(extra.events ?? [])];
+    let stoppedReason: string | null = null;
+    for (const c of commands) {
+      switch (c.type) {
+        case 'place_order':
+          newOrders.push({
+            clientOrderId: c.clientOrderId,
+            botId: this.id,
+            symbol: this.row.symbol,
+            side: c.side,
+            type: c.orderType,
+            price: c.price === undefined ? null : String(c.price),
+            amount: String(c.amount ?? 0),
+            role: c.role,
+            status: 'pending_submit',
+          });
+          break;
+        case 'cancel_order':
+          cancelIds.push(c.clientOrderId);
+          break;
+        case 'record_trade':
+          trades.push({
+            botId: this.id,
+            userId: this.row.userId,
+            exchange: this.row.exchange,
+            symbol: this.row.symbol,
+            lotKey: c.trade.lotId,
+            buyTime: new Date(c.trade.buyTime),
+            sellTime: new Date(c.trade.sellTime),
+            qty: String(c.trade.qty),
+            buyPrice: String(c.trade.buyPrice),
+            sellPrice: String(c.trade.sellPrice),
+            pnlNet: String(c.trade.pnlNet),
+            fees: String(c.trade.buyFee + c.trade.sellFee),
+          });
+          break;
+        case 'log':
+          events.push({ botId: this.id, level: c.level, code: c.code, params: c.params });
+          break;
+        case 'stopped':
+          stoppedReason = c.reason;
+          break;
+        default:
+          break;
+      }
+    }
+    const key = this.keyOf(state);
+    const changed = key !== this.persistedKey;
+    const mustWrite =
+      changed ||
+      newOrders.length > 0 ||
+      cancelIds.length > 0 ||
+      trades.length > 0 ||
+      events.length > 0 ||
+      stoppedReason !== null ||
+      (extra.orderUpdates?.length ?? 0) > 0 ||
+      extra.state !== undefined;
+    if (mustWrite) {
+      w.state = state;
+      w.pnl = state.realizedPnl;
+      w.newOrders = newOrders;
+      w.trades = trades;
+      w.events = events;
+      w.orderUpdates = [
+        ...(extra.orderUpdates ?? []),
+        ...cancelIds.map((id) => ({ clientOrderId: id, patch: { cancelRequested: true } })),
+      ];
+      if (stoppedReason !== null) {
+        w.status = stoppedReason === 'entry_failed' ? 'error' : 'stopped';
+        w.stopReason = stoppedReason;
+        w.stoppedAt = new Date(this.now());
+        w.events.push({ botId: this.id, level: 'info', code: 'stopped', params: { reason: stoppedReason } });
+      }
+      await this.deps.store.write(w);
+      this.persistedKey = key;
+    }
+    this.state = state;
+    for (const o of newOrders)
+      this.journal.set(o.clientOrderId, { status: 'pending_submit', filled: 0, role: o.role });
+    if (stoppedReason !== null) this.markStopped();
+    await this.execute(commands);
+  }
+
+  private markStopped() {
+    this.stopped = true;
+    this.runner.forget(this);
+    for (const w of this.stoppedWaiters.splice(0)) w(true);
+  }
+
+  private async execute(commands: StrategyCommand[]): Promise<void> {
+    for (const c of commands) {
+      if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
+      else if (c.type === 'place_order') await this.place(c);
+    }
+  }
+
+  private venueOrThrow(): Venue {
+    if (!this.venue) throw new Error('bot has no venue');
+    return this.venue;
+  }
+
+  /** Looks an order up by client id, retrying transient errors; null when the venue has none. */
+  private async lookup(clientOrderId: string): Promise<Order | null> {
+    const venue = this.venueOrThrow();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await venue.fetchOrderByClientId(clientOrderId, this.row.symbol);
+      } catch (err) {
+        if (err instanceof VenueError && err.action === 'retry' && attempt < MAX_PLACE_ATTEMPTS) {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private backoff(attempt: number) {
+    return (this.deps.retryBaseMs ?? 500) * 2 ** attempt;
+  }
+
+  /** Sends a journaled order. Never retried blindly: after a transient error it is looked up first. */
+  private async place(c: PlaceOrderCommand): Promise<void> {
+    const venue = this.venueOrThrow();
+    for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
+      try {
+        const order = await venue.createOrder({
+          symbol: this.row.symbol,
+          side: c.side,
+          type: c.orderType,
+          amount: c.amount ?? 0,
+          ...(c.orderType === 'limit' && c.price !== undefined ? { price: c.price } : {}),
+          clientOrderId: c.clientOrderId,
+        });
+        await this.applySnapshot(order, true);
+        return;
+      } catch (err) {
+        if (err instanceof VenueError && err.action === 'retry') {
+          const delay = this.backoff(attempt);
+          await this.logEvent('warn', 'exchange_error', {
+            message: err.message,
+            delay: Math.round(delay / 100) / 10,
+            clientOrderId: c.clientOrderId,
+          });
+          await sleep(delay);
+          const found = await this.lookup(c.clientOrderId).catch(() => null);
+          if (found) {
+            await this.applySnapshot(found, true);
+            return;
+          }
+          continue;
+        }
+        await this.rejected(c.clientOrderId, err);
+        return;
+      }
+    }
+    await this.rejected(c.clientOrderId, new Error('exchange unreachable'));
+  }
+
+  /** The venue refused an order: journal it, tell the strategy, and stop the bot on key problems. */
+  private async rejected(clientOrderId: string, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    const events: NewBotEventRow[] = [];
+    if (err instanceof InvalidOrderError && err.reason !== 'min_cost' && err.reason !== 'min_amount') {
+      events.push({
+        botId: this.id,
+        level: 'warn',
+        code: 'invalid_order',
+        params: { message, clientOrderId },
+      });
+    }
+    this.journal.set(clientOrderId, {
+      status: 'rejected',
+      filled: 0,
+      role: this.journal.get(clientOrderId)?.role ?? '',
+    });
+    await this.step(
+      { type: 'order_rejected', clientOrderId, reason: rejectReasonOf(err), message, ts: this.now() },
+      { orderUpdates: [{ clientOrderId, patch: { status: 'rejected' } }], events },
+    );
+    if (err instanceof AuthenticationError || err instanceof NotSupportedError) {
+      await this.halt('error', 'auth_error', message);
+    } else if (!(err instanceof VenueError)) {
+      this.deps.log.warn({ err, botId: this.id }, 'order failed with an unexpected error');
+    }
+  }
+
+  /** Stops the bot without the strategy (the venue refuses our key): status error with the reason. */
+  private async halt(status: 'error' | 'stopped', code: string, message: string) {
+    await this.deps.store.write({
+      botId: this.id,
+      status,
+      stopReason: `${code}: ${message}`,
+      stoppedAt: new Date(this.now()),
+      events: [{ botId: this.id, level: 'error', code, params: { message } }],
+    });
+    this.markStopped();
+  }
+
+  private async cancel(clientOrderId: string): Promise<void> {
+    const venue = this.venueOrThrow();
+    const entry = this.journal.get(clientOrderId);
+    if (entry && FINAL.has(entry.status)) {
+      // Already settled: the strategy heard about it (or will ignore it); nothing to send.
+      return;
+    }
+    for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
+      try {
+        const found = await this.lookup(clientOrderId);
+        if (!found) {
+          await this.settleMissing(clientOrderId);
+          return;
+        }
+        if (found.status !== 'open') {
+          await this.applySnapshot(found, false);
+          return;
+        }
+        const order = await venue.cancelOrder(found.id, this.row.symbol);
+        await this.applySnapshot(order, false);
+        return;
+      } catch (err) {
+        if (err instanceof OrderNotFoundError) continue;
+        if (err instanceof VenueError && err.action === 'retry') {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        if (err instanceof AuthenticationError) {
+          await this.halt('error', 'auth_error', err.message);
+          return;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** A journaled order the venue does not know: it never got there. Cancelled, so the strategy re-plans. */
+  private async settleMissing(clientOrderId: string): Promise<void> {
+    this.journal.set(clientOrderId, {
+      status: 'cancelled',
+      filled: 0,
+      role: this.journal.get(clientOrderId)?.role ?? '',
+    });
+    await this.step(
+      {
+        type: 'order_rejected',
+        clientOrderId,
+        reason: 'exchange_error',
+        message: 'never placed',
+        ts: this.now(),
+      },
+      {
+        orderUpdates: [{ clientOrderId, patch: { status: 'cancelled' } }],
+        events: [
+          { botId: this.id, level: 'warn', code: 'reconcile_never_placed', params: { clientOrderId } },
+        ],
+      },
+    );
+  }
+
+  private feeInQuote(order: Order): number {
+    if (!order.fee) return 0;
+    const [base, quote] = this.row.symbol.split('/');
+    if (order.fee.currency === quote) return order.fee.cost;
+    if (order.fee.currency === base) return order.fee.cost * (order.average ?? order.price ?? 0);
+    return order.fee.cost;
+  }
+
+  /**
+   * Turns a venue snapshot of one of our orders into strategy events, at most once per change:
+   * the journal remembers what was already applied (createOrder's answer and the pushed update
+   * carry the same fill).
+   */
+  async applySnapshot(order: Order, fromPlace: boolean, reconciled = false): Promise<void> {
+    const cid = order.clientOrderId;
+    if (!cid) return;
+    let entry = this.journal.get(cid);
+    if (!entry) {
+      const rows = await this.deps.store.liveOrders(this.id);
+      for (const r of rows) {
+        if (!this.journal.has(r.clientOrderId)) {
+          this.journal.set(r.clientOrderId, { status: r.status, filled: num(r.filled), role: r.role });
+        }
+      }
+      entry = this.journal.get(cid);
+      if (!entry) return; // Not live in our journal: already final, or not ours.
+    }
+    if (FINAL.has(entry.status)) return;
+    const ts = order.lastUpdateTimestamp ?? order.timestamp ?? this.now();
+    const price = order.average ?? order.price ?? 0;
+    const fee = this.feeInQuote(order);
+    const base: Partial<NewBotOrderRow> = {
+      venueOrderId: order.id,
+      filled: String(order.filled),
+      avgPrice: order.average === null ? null : String(order.average),
+      fee: String(fee),
+    };
+    const events: NewBotEventRow[] = [];
+    if (reconciled && order.status !== 'open') {
+      events.push({
+        botId: this.id,
+        level: 'info',
+        code: 'reconcile_fill',
+        params: { clientOrderId: cid, status: order.status, filled: order.filled },
+      });
+    }
+    if (order.status === 'closed') {
+      entry.status = 'filled';
+      entry.filled = order.filled;
+      await this.step(
+        { type: 'order_filled', clientOrderId: cid, price, amount: order.filled, fee, ts },
+        { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'filled' } }], events },
+      );
+    } else if (order.status === 'canceled' || order.status === 'expired') {
+      entry.status = 'cancelled';
+      entry.filled = order.filled;
+      await this.step(
+        {
+          type: 'order_cancelled',
+          clientOrderId: cid,
+          ts,
+          ...(order.filled > 0 ? { filled: order.filled, price, fee } : {}),
+        },
+        { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'cancelled' } }], events },
+      );
+    } else if (order.status === 'rejected') {
+      entry.status = 'rejected';
+      await this.step(
+        {
+          type: 'order_rejected',
+          clientOrderId: cid,
+          reason: 'unknown',
+          message: 'rejected by the venue',
+          ts,
+        },
+        { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'rejected' } }], events },
+      );
+    } else {
+      const wasPending = entry.status === 'pending_submit';
+      entry.status = 'open';
+      if (order.filled > entry.filled) {
+        entry.filled = order.filled;
+        await this.step(
+          { type: 'order_partially_filled', clientOrderId: cid, filled: order.filled, price, fee, ts },
+          { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'open' } }] },
+        );
+      } else if (wasPending || fromPlace) {
+        await this.deps.store.updateOrder(cid, { ...base, status: 'open' });
+      }
+    }
+  }
+
+  /**
+   * Before trading again after a restart: every journaled order not final is looked up on the
+   * venue by its client id and its fate applied; orders that never reached the venue are settled
+   * as cancelled (the strategy re-plans them); cancels asked before the crash are sent again; open
+   * orders with our prefix that the journal does not know are cancelled.
+   */
+  async reconcile(): Promise<void> {
+    const venue = this.venueOrThrow();
+    const live = await this.deps.store.liveOrders(this.id);
+    for (const r of live)
+      this.journal.set(r.clientOrderId, { status: r.status, filled: num(r.filled), role: r.role });
+    for (const r of live) {
+      const found = await this.lookup(r.clientOrderId);
+      if (!found) {
+        await this.settleMissing(r.clientOrderId);
+        continue;
+      }
+      await this.applySnapshot(found, r.status === 'pending_submit', true);
+      if (found.status === 'open' && r.cancelRequested) await this.cancel(r.clientOrderId);
+    }
+    const known = await this.deps.store.knownClientIds(this.id);
+    const open = await venue.fetchOpenOrders(this.row.symbol);
+    for (const o of open) {
+      if (!o.clientOrderId?.startsWith(this.prefix) || known.has(o.clientOrderId)) continue;
+      try {
+        await venue.cancelOrder(o.id, this.row.symbol);
+      } catch (err) {
+        this.deps.log.warn({ err, botId: this.id }, 'could not cancel an unknown order');
+      }
+      await this.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: o.clientOrderId });
+    }
+    if (live.length > 0) await this.logEvent('info', 'resumed', { orders: live.length });
+  }
+
+  inRangeAt(price: number): boolean {
+    return inRange(this.state, price);
+  }
+}
+
+/**
+ * Runs bots: leases active bots, feeds them ticks from the market hub and order updates from their
+ * venue, carries out their commands and persists every change (DESIGN.md principles 4, 5, 10).
+ */
+export class BotRunner {
+  private handles = new Map<string, BotHandle>();
+  private attaching = new Map<string, Promise<BotHandle>>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(readonly deps: RunnerDeps) {}
+
+  get size() {
+    return this.handles.size;
+  }
+
+  /** Leases and resumes every active bot (reconciling each before it trades), then keeps the lease alive. */
+  async start(): Promise<void> {
+    await this.scan(true);
+    const every = this.deps.heartbeatMs ?? 10_000;
+    this.heartbeat = setInterval(
+      () => void this.scan(false).catch((err: unknown) => this.deps.log.error({ err }, 'lease scan failed')),
+      every,
+    );
+    this.heartbeat.unref();
+  }
+
+  private async scan(first: boolean): Promise<void> {
+    if (this.closed) return;
+    const ttl = (this.deps.heartbeatMs ?? 10_000) * 3;
+    const ids = await this.deps.store.lease(this.deps.runnerId, ttl, first && this.deps.takeAllLeases);
+    for (const id of ids) {
+      if (this.handles.has(id) || this.attaching.has(id)) continue;
+      await this.get(id).catch((err: unknown) =>
+        this.deps.log.error({ err, botId: id }, 'could not resume bot'),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    const hs = [...this.handles.values()];
+    for (const h of hs) h.detach();
+    await Promise.all(hs.map((h) => h.idle()));
+    this.handles.clear();
+    await this.deps.store.releaseLeases(this.deps.runnerId).catch(() => undefined);
+  }
+
+  forget(h: BotHandle) {
+    h.detach();
+    if (this.handles.get(h.id) === h) this.handles.delete(h.id);
+  }
+
+  has(botId: string) {
+    return this.handles.has(botId);
+  }
+
+  handle(botId: string): BotHandle | undefined {
+    return this.handles.get(botId);
+  }
+
+  /** The running handle of a bot, attaching (and reconciling) it when this process does not run it yet. */
+  async get(botId: string, trade = this.deps.autoRun): Promise<BotHandle> {
+    const existing = this.handles.get(botId);
+    if (existing) return existing;
+    const pending = this.attaching.get(botId);
+    if (pending) return pending;
+    const p = (async () => {
+      const row = await this.deps.store.byId(botId);
+      if (!row) throw new Error(`bot ${botId} not found`);
+      const h = new BotHandle(row, this);
+      if (row.status !== 'active') h.stopped = true;
+      await h.attach(trade && row.status === 'active');
+      if (trade && !h.stopped && !this.closed) this.handles.set(botId, h);
+      return h;
+    })();
+    this.attaching.set(botId, p);
+    try {
+      return await p;
+    } finally {
+      this.attaching.delete(botId);
+    }
+  }
+
+  /** Runs one user action on a bot (attached for the occasion when this process does not trade it). */
+  async act(botId: string, event: StrategyEvent): Promise<DcaState> {
+    const h = await this.get(botId);
+    await h.action(event);
+    if (!this.handles.has(botId)) h.detach();
+    return h.state;
+  }
+
+  /** Stops a bot with the given mode and waits until the strategy reports it stopped. */
+  async stopBot(botId: string, mode: StopMode, timeoutMs = 20_000): Promise<boolean> {
+    const h = await this.get(botId);
+    if (h.stopped) return true;
+    await h.action({ type: 'stop', mode, ts: this.deps.now?.() ?? Date.now() });
+    const ok = await h.waitStopped(timeoutMs);
+    if (!this.handles.has(botId)) h.detach();
+    return ok;
+  }
+
+  /** Waits until every bot's queue is empty (tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.handles.values()].map((h) => h.idle()));
+  }
+}
