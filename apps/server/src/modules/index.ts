@@ -5,13 +5,12 @@ import { forumRoutes } from './forum/routes';
 import { healthRoutes } from './health/routes';
 import { exchangesRoutes } from './exchanges/routes';
 import { walletRoutes } from './wallet/routes';
-
 import { botsRoutes } from './bots/routes';
+
 export interface AppModule {
   name: string;
   plugin: FastifyPluginAsync<{ ctx: AppContext }>;
 }
-  { name: 'bots', plugin: botsRoutes },
 
 /**
  * Every feature module, registered in this order. Each lives in `modules/<area>/` with
@@ -24,4 +23,5 @@ export const modules: AppModule[] = [
   { name: 'forum', plugin: forumRoutes },
   { name: 'exchanges', plugin: exchangesRoutes },
   { name: 'wallet', plugin: walletRoutes },
+  { name: 'bots', plugin: botsRoutes },
 ];
