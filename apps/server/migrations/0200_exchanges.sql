@@ -16,15 +16,31 @@ CREATE TABLE exchange_connections (
   )
 );
 
--- One JSON document per simulated account: written by PaperVenue through the PaperStore after
--- every change, so balances and resting orders survive a restart.
+-- PaperVenue's persistence (the DB PaperStore): the account row holds balances and the order
+-- sequence, each order its own row, upserted by id on every change, so balances and resting orders
+-- survive a restart.
 CREATE TABLE paper_accounts (
   user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   exchange text NOT NULL,
-  state jsonb NOT NULL,
+  balances jsonb NOT NULL,
+  seq bigint NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (user_id, exchange)
 );
+
+CREATE TABLE paper_orders (
+  user_id uuid NOT NULL,
+  exchange text NOT NULL,
+  order_id text NOT NULL,
+  client_order_id text,
+  symbol text NOT NULL,
+  status text NOT NULL,
+  data jsonb NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (user_id, exchange, order_id),
+  FOREIGN KEY (user_id, exchange) REFERENCES paper_accounts(user_id, exchange) ON DELETE CASCADE
+);
+CREATE INDEX paper_orders_status_idx ON paper_orders(user_id, exchange, status);
 
 CREATE TABLE wallet_addresses (
   user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -1,4 +1,15 @@
-import { jsonb, pgTable, primaryKey, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -23,7 +34,7 @@ export const exchangeConnections = pgTable(
   (t) => [unique('exchange_connections_user_exchange_key').on(t.userId, t.exchange)],
 );
 
-/** The DB-backed PaperStore: one JSON state per simulated account (balances, orders, sequence). */
+/** The DB-backed PaperStore: one row per simulated account (balances and order sequence)... */
 export const paperAccounts = pgTable(
   'paper_accounts',
   {
@@ -31,10 +42,36 @@ export const paperAccounts = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     exchange: text('exchange').notNull(),
-    state: jsonb('state').notNull(),
+    /** coin -> { free, used }, as PaperVenue keeps it. */
+    balances: jsonb('balances').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.exchange] })],
+);
+
+/** ...and one row per order: every open order, and the closed ones for lookups and history. */
+export const paperOrders = pgTable(
+  'paper_orders',
+  {
+    userId: uuid('user_id').notNull(),
+    exchange: text('exchange').notNull(),
+    orderId: text('order_id').notNull(),
+    clientOrderId: text('client_order_id'),
+    symbol: text('symbol').notNull(),
+    status: text('status').notNull(),
+    /** The venue's Order object as is. */
+    data: jsonb('data').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.exchange, t.orderId] }),
+    foreignKey({
+      columns: [t.userId, t.exchange],
+      foreignColumns: [paperAccounts.userId, paperAccounts.exchange],
+    }).onDelete('cascade'),
+    index('paper_orders_status_idx').on(t.userId, t.exchange, t.status),
+  ],
 );
 
 /** Deposit addresses already known for a connection (live: from the exchange; paper: generated). */

@@ -41,6 +41,8 @@ export class ConnectionsService {
     private readonly addresses: AddressesRepository,
     private readonly secretBox: SecretBox,
     private readonly log: FastifyBaseLogger,
+    /** A paper account needs market data: closed exchanges have it only in the simulated market. */
+    private readonly simulatedMarket: boolean,
   ) {}
 
   /** Every one of the 20 keys, true when connected (paper or live). */
@@ -67,7 +69,10 @@ export class ConnectionsService {
     input: { exchange: ExchangeKey; mode?: ConnectionMode; apiKey?: string; apiSecret?: string },
   ): Promise<{ mode: ConnectionMode; message: string }> {
     const { exchange } = input;
-    if (input.mode === 'paper') return this.connectPaper(userId, exchange);
+    if (input.mode === 'paper') {
+      if (!isExchangeAvailable(exchange) && !this.simulatedMarket) throw unavailable(exchange);
+      return this.connectPaper(userId, exchange);
+    }
     const apiKey = input.apiKey?.trim() ?? '';
     const apiSecret = input.apiSecret?.trim() ?? '';
     if (!apiKey || !apiSecret) throw badRequest(MISSING_KEYS_MESSAGE);

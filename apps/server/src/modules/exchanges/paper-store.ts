@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import type { Order, PaperAccountState, PaperBalance, PaperStateChange, PaperStore } from '@bytx/venues';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { paperAccounts } from '../../db/schema/index';
+import { paperAccounts, paperOrders } from '../../db/schema/index';
 
 /** A paper account is named `<userId>:<exchange>` (a uuid holds no colon). */
 export const paperAccountId = (userId: string, exchange: string) => `${userId}:${exchange}`;
@@ -11,76 +12,88 @@ export function parsePaperAccountId(accountId: string): { userId: string; exchan
   return { userId: accountId.slice(0, i), exchange: accountId.slice(i + 1) };
 }
 
-interface Pending {
-  /** The newest state asked to be saved, as JSON text (a snapshot taken at the call). */
-  latest: string | null;
-  /** Resolves when everything asked so far is written. */
-  flushing: Promise<void> | null;
-}
+/**
+ * Closed orders loaded back at start (PaperVenue keeps 5,000 in memory by default): enough for
+ * client-order-id lookups of a bot's recent orders. Older ones stay in the table as history.
+ */
+export const PAPER_CLOSED_LOADED = 5_000;
 
 /**
- * PaperVenue's persistence in the database: one JSON document per account in `paper_accounts`.
- * Saves of one account are written in call order and coalesced (only the newest waiting snapshot is
- * written), so an older snapshot can never overwrite a newer one.
+ * PaperVenue's persistence in the database. Each save writes the balance map and sequence of the
+ * account and upserts only the orders that changed, in one transaction. PaperVenue never overlaps
+ * two saves of one account, so a save is never overtaken by an older one.
  */
-export class DbPaperStore {
-  private readonly pending = new Map<string, Pending>();
-
+export class DbPaperStore implements PaperStore {
   constructor(private readonly db: Db) {}
 
-  async load(accountId: string): Promise<unknown> {
+  async load(accountId: string): Promise<PaperAccountState | null> {
     const { userId, exchange } = parsePaperAccountId(accountId);
-    // A load waits for this account's saves in flight, so it never reads an older state.
-    await this.pending.get(accountId)?.flushing;
-    const [row] = await this.db
-      .select({ state: paperAccounts.state })
+    const where = and(eq(paperAccounts.userId, userId), eq(paperAccounts.exchange, exchange));
+    const [account] = await this.db
+      .select({ balances: paperAccounts.balances, seq: paperAccounts.seq })
       .from(paperAccounts)
-      .where(and(eq(paperAccounts.userId, userId), eq(paperAccounts.exchange, exchange)));
-    return row ? row.state : null;
+      .where(where);
+    if (!account) return null;
+    const ofAccount = and(eq(paperOrders.userId, userId), eq(paperOrders.exchange, exchange));
+    const open = await this.db
+      .select({ data: paperOrders.data })
+      .from(paperOrders)
+      .where(and(ofAccount, eq(paperOrders.status, 'open')));
+    const closed = await this.db
+      .select({ data: paperOrders.data })
+      .from(paperOrders)
+      .where(and(ofAccount, ne(paperOrders.status, 'open')))
+      .orderBy(desc(paperOrders.updatedAt), desc(sql`(${paperOrders.orderId})::bigint`))
+      .limit(PAPER_CLOSED_LOADED);
+    return {
+      balances: account.balances as Record<string, PaperBalance>,
+      seq: account.seq,
+      orders: [...open, ...closed].map((r) => r.data as Order),
+    };
   }
 
-  save(accountId: string, state: unknown): Promise<void> {
-    const snapshot = JSON.stringify(state);
-    let p = this.pending.get(accountId);
-    if (!p) {
-      p = { latest: null, flushing: null };
-      this.pending.set(accountId, p);
-    }
-    p.latest = snapshot;
-    if (!p.flushing) {
-      const entry = p;
-      entry.flushing = this.flush(accountId, entry).finally(() => {
-        entry.flushing = null;
-        if (entry.latest === null) this.pending.delete(accountId);
-      });
-    }
-    return p.flushing!;
+  async save(accountId: string, change: PaperStateChange): Promise<void> {
+    const { userId, exchange } = parsePaperAccountId(accountId);
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      await tx
+        .insert(paperAccounts)
+        .values({ userId, exchange, balances: change.balances, seq: change.seq, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [paperAccounts.userId, paperAccounts.exchange],
+          set: { balances: change.balances, seq: change.seq, updatedAt: now },
+        });
+      if (change.orders.length === 0) return;
+      await tx
+        .insert(paperOrders)
+        .values(
+          change.orders.map((o) => ({
+            userId,
+            exchange,
+            orderId: o.id,
+            clientOrderId: o.clientOrderId,
+            symbol: o.symbol,
+            status: o.status,
+            data: o,
+            updatedAt: now,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [paperOrders.userId, paperOrders.exchange, paperOrders.orderId],
+          set: {
+            clientOrderId: sql`excluded.client_order_id`,
+            status: sql`excluded.status`,
+            data: sql`excluded.data`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        });
+    });
   }
 
-  /** Waits for every account's saves (app shutdown). */
-  async drain(): Promise<void> {
-    await Promise.all([...this.pending.values()].map((p) => p.flushing ?? Promise.resolve()));
-  }
-
+  /** Deletes a paper account with its orders (close its venue first). */
   async delete(userId: string, exchange: string): Promise<void> {
-    await this.pending.get(paperAccountId(userId, exchange))?.flushing;
     await this.db
       .delete(paperAccounts)
       .where(and(eq(paperAccounts.userId, userId), eq(paperAccounts.exchange, exchange)));
-  }
-
-  private async flush(accountId: string, entry: Pending): Promise<void> {
-    const { userId, exchange } = parsePaperAccountId(accountId);
-    while (entry.latest !== null) {
-      const state = JSON.parse(entry.latest) as unknown;
-      entry.latest = null;
-      await this.db
-        .insert(paperAccounts)
-        .values({ userId, exchange, state })
-        .onConflictDoUpdate({
-          target: [paperAccounts.userId, paperAccounts.exchange],
-          set: { state, updatedAt: new Date() },
-        });
-    }
   }
 }

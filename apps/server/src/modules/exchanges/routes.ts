@@ -34,6 +34,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     new AddressesRepository(ctx.db),
     ctx.secretBox,
     ctx.log,
+    ctx.config.MARKET_DATA === 'simulated',
   );
   ctx.services.venues = registry;
   ctx.hooks.beforeUserDelete.push((userId) => registry.closeUser(userId));

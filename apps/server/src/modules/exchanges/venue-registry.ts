@@ -88,7 +88,6 @@ export class DbVenueRegistry implements VenueRegistry {
     const all = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(all.map((e) => closeQuietly(e.venue)));
-    await this.store.drain();
   }
 
   /** How many venues are open (tests). */
