@@ -1,11 +1,27 @@
-import { Button } from '@mantine/core';
-import { Link } from 'react-router';
+import { Button, Popover } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoginForm } from './LoginForm';
 
 /** Header sign-in control (spec part 1 §2): email and password, then a 2FA code step when required. */
 export function SignInDropdown() {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
   return (
-    <Button component={Link} to="/login" variant="light" size="xs">
-      Login
-    </Button>
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} shadow="md" trapFocus>
+      <Popover.Target>
+        <Button
+          size="compact-sm"
+          variant="light"
+          onClick={() => setOpened((o) => !o)}
+          data-testid="signin-toggle"
+        >
+          {t('auth.login.submit')}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown data-testid="signin-dropdown">
+        <LoginForm idPrefix="signin" onDone={() => setOpened(false)} />
+      </Popover.Dropdown>
+    </Popover>
   );
 }
