@@ -50,9 +50,8 @@ export function PostBox({
           onChange={(e) => setText(e.currentTarget.value)}
           placeholder={placeholder}
           aria-label={placeholder}
-          autosize
-          minRows={minRows}
-          maxRows={12}
+          rows={minRows}
+          resize="vertical"
           maxLength={maxChars}
           data-testid={`${testId}-input`}
         />
