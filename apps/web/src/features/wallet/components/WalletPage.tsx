@@ -1,5 +1,189 @@
-import { InDevelopment } from '../../../shared/ui/InDevelopment';
+import { EXCHANGES, WALLET_COINS } from '@bytx/contract';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorMessage } from '../../../shared/api/client';
+import { useSession } from '../../../shared/session/session';
+import { useAddresses, useBalances, useGenerateAddress, useWalletConnections } from '../api/wallet';
+import { CoinRow } from './CoinRow';
+import { EXCHANGE_WEBSITES } from './exchangeLinks';
 
+const nameOf = (key: string | null) => EXCHANGES.find((e) => e.key === key)?.name ?? key ?? '';
+
+/** Rows sorted by balance, highest first; equal balances keep the spec's coin order. */
+export function sortCoins(balances: Record<string, number>, search: string): string[] {
+  const q = search.trim().toUpperCase();
+  return WALLET_COINS.filter((c) => c.includes(q))
+    .map((c, i) => ({ c, i, b: balances[c] ?? 0 }))
+    .sort((x, y) => y.b - x.b || x.i - y.i)
+    .map((x) => x.c);
+}
+
+/**
+ * Wallet (spec part 1 §2): balances and deposit addresses of the user's connected account (paper or
+ * live). Withdrawals happen on the exchange: the platform's keys are trade-only.
+ */
 export function WalletPage() {
-  return <InDevelopment title="Wallet" />;
+  const { t } = useTranslation();
+  const { user, checking } = useSession();
+  if (checking) {
+    return (
+      <Container size="lg" py="xl">
+        <Text data-testid="wallet-verifying">{t('wallet.verifying')}</Text>
+      </Container>
+    );
+  }
+  if (!user) {
+    return (
+      <Container size="lg" py="xl">
+        <Text data-testid="wallet-login-required">{t('wallet.mustLogin')}</Text>
+      </Container>
+    );
+  }
+  return <Wallet />;
+}
+
+function Wallet() {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [withdrawOf, setWithdrawOf] = useState<string | null>(null);
+  const [generating, setGenerating] = useState<Set<string>>(new Set());
+  const [genError, setGenError] = useState<string | null>(null);
+  const connections = useWalletConnections();
+  const balances = useBalances(chosen);
+  const exchange = balances.data?.exchange ?? chosen;
+  const addresses = useAddresses(chosen);
+  const generate = useGenerateAddress(chosen);
+
+  const rows = useMemo(() => sortCoins(balances.data?.balances ?? {}, search), [balances.data, search]);
+  const list = connections.data ?? [];
+
+  const onGenerate = async (symbol: string): Promise<string | null> => {
+    setGenError(null);
+    setGenerating((s) => new Set(s).add(symbol));
+    try {
+      return (await generate.mutateAsync(symbol)).address;
+    } catch (err) {
+      setGenError(`❌ ${errorMessage(err)}`);
+      return null;
+    } finally {
+      setGenerating((s) => {
+        const n = new Set(s);
+        n.delete(symbol);
+        return n;
+      });
+    }
+  };
+
+  return (
+    <Container size="lg" py="md">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-end">
+          <Stack gap={2}>
+            <Title order={2}>{t('wallet.title')}</Title>
+            {balances.data?.exchange && (
+              <Text c="dimmed" size="sm" data-testid="wallet-connection">
+                {t(balances.data.mode === 'paper' ? 'wallet.accountPaper' : 'wallet.accountLive', {
+                  name: nameOf(balances.data.exchange),
+                })}
+              </Text>
+            )}
+          </Stack>
+          {list.length > 1 && (
+            <Select
+              label={t('wallet.account')}
+              data={list.map((c) => ({
+                value: c.exchange,
+                label: `${c.name} · ${t(c.mode === 'paper' ? 'wallet.paper' : 'wallet.live')}`,
+              }))}
+              value={exchange}
+              onChange={(v) => setChosen(v)}
+              allowDeselect={false}
+              data-testid="wallet-account-select"
+            />
+          )}
+        </Group>
+        {connections.data && list.length === 0 && (
+          <Alert color="yellow" data-testid="wallet-no-connection">
+            {t('wallet.noConnection')}{' '}
+            <Anchor component={Link} to="/settings">
+              {t('wallet.goSettings')}
+            </Anchor>
+          </Alert>
+        )}
+        <TextInput
+          placeholder={t('wallet.search')}
+          aria-label={t('wallet.search')}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          data-testid="wallet-search"
+        />
+        {genError && (
+          <Text c="red" size="sm" role="alert">
+            {genError}
+          </Text>
+        )}
+        <Stack gap="xs" data-testid="wallet-rows">
+          {rows.map((symbol) => (
+            <CoinRow
+              key={symbol}
+              symbol={symbol}
+              balance={balances.data?.balances[symbol] ?? 0}
+              address={addresses.data?.[symbol]}
+              loading={addresses.isLoading}
+              generating={generating.has(symbol)}
+              onGenerate={() => onGenerate(symbol)}
+              onWithdraw={() => setWithdrawOf(symbol)}
+            />
+          ))}
+          {rows.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
+        </Stack>
+      </Stack>
+      <Modal
+        opened={!!withdrawOf}
+        onClose={() => setWithdrawOf(null)}
+        title={t('wallet.withdrawTitle', { symbol: withdrawOf ?? '' })}
+        centered
+      >
+        <Stack gap="sm" data-testid="wallet-withdraw-dialog">
+          <Text size="sm">{t('wallet.withdrawText')}</Text>
+          {balances.data?.mode === 'paper' && (
+            <Text size="sm" c="dimmed">
+              {t('wallet.withdrawPaper')}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            {exchange && EXCHANGE_WEBSITES[exchange] && (
+              <Button
+                component="a"
+                href={EXCHANGE_WEBSITES[exchange]}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="wallet-withdraw-link"
+              >
+                {t('wallet.withdrawOn', { name: nameOf(exchange) })}
+              </Button>
+            )}
+            <Button variant="default" onClick={() => setWithdrawOf(null)}>
+              {t('common.close')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Container>
+  );
 }

@@ -1,0 +1,23 @@
+/** Where the user withdraws: the exchange's own website (keys here are trade-only). */
+export const EXCHANGE_WEBSITES: Record<string, string> = {
+  binance: 'https://www.binance.com/en/my/wallet/account/main/withdrawal/crypto',
+  bybit: 'https://www.bybit.com/user/assets/withdraw',
+  bybit_testnet: 'https://testnet.bybit.com/user/assets/home/overview',
+  coinbaseexchange: 'https://www.coinbase.com',
+  okx: 'https://www.okx.com/balance/withdrawal',
+  bitget: 'https://www.bitget.com/asset/withdraw',
+  mexc: 'https://www.mexc.com/assets/withdraw',
+  kucoin: 'https://www.kucoin.com/assets/withdraw',
+  bingx: 'https://bingx.com/en/assets/withdraw/',
+  kraken: 'https://www.kraken.com/u/funding',
+  bitfinex: 'https://www.bitfinex.com/withdraw',
+  gateio: 'https://www.gate.io/myaccount/withdraw',
+  phemex: 'https://phemex.com/assets/withdraw',
+  bitstamp: 'https://www.bitstamp.net/account/withdraw/',
+  bittrex: 'https://bittrex.com',
+  poloniex: 'https://poloniex.com/wallet/withdraw',
+  lbank: 'https://www.lbank.com/wallet/withdraw',
+  zb: 'https://www.zb.com',
+  hitbtc: 'https://hitbtc.com/withdraw',
+  ascendex: 'https://ascendex.com',
+};
