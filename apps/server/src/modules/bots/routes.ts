@@ -52,7 +52,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     autoRun: ctx.config.BOT_RUNNER,
   });
   const service = new DcaService(ctx, repo, runner);
-  ctx.hooks.beforeUserDelete.push((userId) => service.stopAllForUser(userId));
+  // First: bots cancel their orders while the user's venues are still open (exchanges closes them after).
+  ctx.hooks.beforeUserDelete.unshift((userId) => service.stopAllForUser(userId));
 
   if (ctx.config.BOT_RUNNER) {
     app.addHook('onReady', async () => {

@@ -68,6 +68,8 @@ export function strategyIdOf(botId: string): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FINAL = new Set(['filled', 'cancelled', 'rejected']);
 const MAX_PLACE_ATTEMPTS = 4;
+/** Without a venue flush(), how long a pushed paper fill waits for the venue's own save. */
+const PAPER_SETTLE_MS = 15;
 
 function num(v: string | null | undefined): number {
   return v === null || v === undefined ? 0 : Number(v);
@@ -149,7 +151,12 @@ class BotHandle {
     this.unsubscribers.push(
       this.venue.onOrderUpdate((order) => {
         if (!order.clientOrderId?.startsWith(this.prefix)) return;
-        void this.enqueue(() => this.applySnapshot(order, false));
+        void this.enqueue(async () => {
+          // A fill pushed on a price move: let the venue save it first (paper accounts save
+          // asynchronously), so our record of the fill is never ahead of the venue's.
+          await this.venueSettled();
+          await this.applySnapshot(order, false);
+        });
       }),
     );
     await this.enqueue(() => this.reconcile());
@@ -161,6 +168,12 @@ class BotHandle {
       const t = await this.deps.market().ticker(this.row.exchange, this.row.symbol);
       this.onTick(t.last);
     }
+  }
+
+  private async venueSettled(): Promise<void> {
+    const v = this.venue;
+    if (v && typeof v.flush === 'function') await v.flush();
+    else if (v?.kind === 'paper') await sleep(PAPER_SETTLE_MS);
   }
 
   detach(): void {
