@@ -2,9 +2,13 @@
  * A tiny exchange simulator for the engine tests: one account (quote + base), one order book of the
  * bot's own orders. Limit buys fill at their own price when the market is at or below it, limit sells at
  * their own price when the market is at or above it, market orders at the tick price; the fee is a rate
- * of the quote value, charged in quote. Orders that need more funds than the account has free are
- * rejected with 'insufficient_funds'. Events are delivered through a FIFO queue, so a cancel can race a
- * fill exactly as with a real venue.
+ * of the quote value (rounded down to 8 decimals), charged in quote. Orders that need more funds than the
+ * account has free are rejected with 'insufficient_funds'. Events go through a FIFO queue, so a cancel
+ * can race a fill as with a real venue.
+ *
+ * Options make it harsher: `partialFills` fills some limit orders half at one crossing and the rest at
+ * the next; `delayCancels` applies cancels only at the next tick, after that tick's fills (so an order
+ * being cancelled may still fill).
  */
 import {
   createDcaBot,
@@ -26,14 +30,18 @@ export interface SimOptions {
   feeRate: number;
   /** Deliver the fills a tick causes before the tick itself (true) or after it (false). */
   fillsFirst: boolean;
-  /** Split the fills of some limit orders into a partial fill event plus the final fill. */
+  /** Fill some limit orders (every third client id) in two halves at two crossings. */
   partialFills: boolean;
+  /** Apply cancels at the next tick (after its fills) instead of at once. */
+  delayCancels?: boolean;
 }
 
 export interface SimOrder {
   cmd: PlaceOrderCommand;
-  /** Quote reserved for a buy (cost + fee) or base reserved for a sell. */
+  /** Quote still reserved for a buy (cost + fee of the unfilled part) or base still reserved for a sell. */
   reserved: Dec;
+  filled: Dec;
+  fee: Dec;
 }
 
 export interface FeeCharge {
@@ -41,6 +49,8 @@ export interface FeeCharge {
   price: number;
   fee: number;
 }
+
+const FEE_UNIT = 10n ** 10n; // fees rounded down to 8 decimals (18 − 10)
 
 export class DcaSim {
   state: DcaState;
@@ -52,10 +62,15 @@ export class DcaSim {
   readonly placedIds: string[] = [];
   readonly commands: StrategyCommand[] = [];
   readonly events: StrategyEvent[] = [];
+  /** Total fill of every completely filled order, by client id. */
   readonly fills = new Map<string, FeeCharge>();
   readonly rejections: { cmd: PlaceOrderCommand; reason: string }[] = [];
+  readonly pendingCancels: string[] = [];
+  /** Fees charged so far per client id (partial fills included). */
+  readonly charged = new Map<string, Dec>();
+  readonly initialConfig: DcaConfig;
   private readonly queue: StrategyEvent[] = [];
-  /** Called after every step with the new state (for invariants that hold after each event). */
+  /** Called after every step (for invariants that hold after each event). */
   onStep?: (sim: DcaSim, event: StrategyEvent) => void;
 
   constructor(
@@ -63,6 +78,7 @@ export class DcaSim {
     config: DcaConfig,
     readonly opts: SimOptions,
   ) {
+    this.initialConfig = JSON.parse(JSON.stringify(config)) as DcaConfig;
     this.state = createDcaBot(botId, config);
     this.quote = toDec(opts.budget);
   }
@@ -73,13 +89,14 @@ export class DcaSim {
     this.ts = ts;
     if (this.opts.fillsFirst) {
       this.matchBook();
+      this.applyPendingCancels();
       this.queue.push({ type: 'tick', price, ts });
+      this.drain();
     } else {
       this.queue.push({ type: 'tick', price, ts });
-    }
-    this.drain();
-    if (!this.opts.fillsFirst) {
+      this.drain();
       this.matchBook();
+      this.applyPendingCancels();
       this.drain();
     }
   }
@@ -88,6 +105,14 @@ export class DcaSim {
   act(event: StrategyEvent): void {
     this.queue.push(event);
     this.drain();
+  }
+
+  /** Applies delayed cancels until nothing is pending (end of a scenario). */
+  settle(): void {
+    for (let i = 0; i < 10 && this.pendingCancels.length > 0; i++) {
+      this.applyPendingCancels();
+      this.drain();
+    }
   }
 
   private drain(): void {
@@ -106,7 +131,10 @@ export class DcaSim {
 
   private execute(c: StrategyCommand): void {
     if (c.type === 'place_order') this.place(c);
-    else if (c.type === 'cancel_order') this.cancel(c.clientOrderId);
+    else if (c.type === 'cancel_order') {
+      if (this.opts.delayCancels) this.pendingCancels.push(c.clientOrderId);
+      else this.cancel(c.clientOrderId);
+    }
   }
 
   private reject(cmd: PlaceOrderCommand, reason: 'insufficient_funds'): void {
@@ -115,10 +143,7 @@ export class DcaSim {
   }
 
   private fee(cost: Dec): Dec {
-    // Fee rounded to 8 decimals, as exchanges report it.
-    const raw = decMul(cost, toDec(this.opts.feeRate));
-    const unit = 10n ** 10n;
-    return (raw / unit) * unit;
+    return (decMul(cost, toDec(this.opts.feeRate)) / FEE_UNIT) * FEE_UNIT;
   }
 
   private place(cmd: PlaceOrderCommand): void {
@@ -138,7 +163,16 @@ export class DcaSim {
         this.base -= amount;
         this.quote += cost - fee;
       }
-      this.pushFill(cmd, this.price, fee);
+      this.fills.set(cmd.clientOrderId, { qty: cmd.amount!, price: this.price, fee: num(fee) });
+      this.charged.set(cmd.clientOrderId, fee);
+      this.queue.push({
+        type: 'order_filled',
+        clientOrderId: cmd.clientOrderId,
+        price: this.price,
+        amount: cmd.amount!,
+        fee: num(fee),
+        ts: this.ts,
+      });
       return;
     }
     const price = toDec(cmd.price!);
@@ -147,19 +181,24 @@ export class DcaSim {
       const reserved = cost + this.fee(cost);
       if (this.quote < reserved) return this.reject(cmd, 'insufficient_funds');
       this.quote -= reserved;
-      this.book.set(cmd.clientOrderId, { cmd, reserved });
+      this.book.set(cmd.clientOrderId, { cmd, reserved, filled: 0n, fee: 0n });
     } else {
       if (this.base < amount) return this.reject(cmd, 'insufficient_funds');
       this.base -= amount;
-      this.book.set(cmd.clientOrderId, { cmd, reserved: amount });
+      this.book.set(cmd.clientOrderId, { cmd, reserved: amount, filled: 0n, fee: 0n });
     }
     // A limit order placed on the wrong side of the market fills at once at its own price.
     this.matchBook();
   }
 
+  private applyPendingCancels(): void {
+    const ids = this.pendingCancels.splice(0);
+    for (const id of ids) this.cancel(id);
+  }
+
   private cancel(id: string): void {
     const o = this.book.get(id);
-    if (!o) return; // already filled: its fill event is queued
+    if (!o) return; // already filled: its fill event is queued or delivered
     this.book.delete(id);
     if (o.cmd.side === 'buy') this.quote += o.reserved;
     else this.base += o.reserved;
@@ -171,43 +210,49 @@ export class DcaSim {
       const p = o.cmd.price!;
       const crosses = o.cmd.side === 'buy' ? this.price <= p : this.price >= p;
       if (!crosses) continue;
-      this.book.delete(id);
       const amount = toDec(o.cmd.amount!);
-      const cost = decMul(amount, toDec(p));
+      const seq = Number(id.split('-').pop());
+      const step = toDec(this.initialConfig.market.amountStep);
+      const halfAmount = (amount / 2n / step) * step;
+      const half = this.opts.partialFills && seq % 3 === 0 && o.filled === 0n && halfAmount > 0n;
+      const part = half ? halfAmount : amount - o.filled;
+      const cost = decMul(part, toDec(p));
       const fee = this.fee(cost);
       if (o.cmd.side === 'buy') {
-        this.quote += o.reserved - cost - fee;
-        this.base += amount;
+        // The reservation of this part: its share of cost + fee of the whole order.
+        const share = half ? (o.reserved * part) / amount : o.reserved;
+        o.reserved -= share;
+        this.quote += share - cost - fee;
+        this.base += part;
       } else {
+        o.reserved -= part;
         this.quote += cost - fee;
       }
-      this.pushFill(o.cmd, p, fee);
-    }
-  }
-
-  private pushFill(cmd: PlaceOrderCommand, price: number, fee: Dec): void {
-    const feeN = Number(decToString(fee));
-    const amount = cmd.amount!;
-    this.fills.set(cmd.clientOrderId, { qty: amount, price, fee: feeN });
-    const seq = Number(cmd.clientOrderId.split('-').pop());
-    if (this.opts.partialFills && cmd.orderType === 'limit' && seq % 3 === 0) {
+      o.filled += part;
+      o.fee += fee;
+      this.charged.set(id, (this.charged.get(id) ?? 0n) + fee);
+      if (half) {
+        this.queue.push({
+          type: 'order_partially_filled',
+          clientOrderId: id,
+          filled: num(o.filled),
+          price: p,
+          fee: num(o.fee),
+          ts: this.ts,
+        });
+        continue;
+      }
+      this.book.delete(id);
+      this.fills.set(id, { qty: o.cmd.amount!, price: p, fee: num(o.fee) });
       this.queue.push({
-        type: 'order_partially_filled',
-        clientOrderId: cmd.clientOrderId,
-        filled: amount / 2,
-        price,
-        fee: feeN / 2,
+        type: 'order_filled',
+        clientOrderId: id,
+        price: p,
+        amount: o.cmd.amount!,
+        fee: num(o.fee),
         ts: this.ts,
       });
     }
-    this.queue.push({
-      type: 'order_filled',
-      clientOrderId: cmd.clientOrderId,
-      price,
-      amount,
-      fee: feeN,
-      ts: this.ts,
-    });
   }
 
   /** Open buy limit orders on the book. */
@@ -218,4 +263,8 @@ export class DcaSim {
   openSells(): SimOrder[] {
     return [...this.book.values()].filter((o) => o.cmd.side === 'sell');
   }
+}
+
+function num(d: Dec): number {
+  return Number(decToString(d));
 }
