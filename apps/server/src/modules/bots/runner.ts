@@ -171,8 +171,8 @@ class BotHandle {
   }
 
   private async venueSettled(): Promise<void> {
-    const v = this.venue;
-    if (v && typeof v.flush === 'function') await v.flush();
+    const v = this.venue as unknown as { kind?: string; flush?: () => Promise<void> } | null;
+    if (v?.flush) await v.flush();
     else if (v?.kind === 'paper') await sleep(PAPER_SETTLE_MS);
   }
 
