@@ -70,6 +70,17 @@ function textOf(entity: string): string {
   return decodeBody(body, headers.get('content-transfer-encoding'));
 }
 
+/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) as plain text. */
+export function decodeHeader(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeBody(text.replace(/_/g, ' '), 'quoted-printable'),
+    );
+}
+
 function parseMail(file: string): ParsedMail {
   const raw = fs.readFileSync(file, 'utf8');
   const split = raw.search(/\r?\n\r?\n/);
@@ -78,7 +89,7 @@ function parseMail(file: string): ParsedMail {
     file,
     mtimeMs: fs.statSync(file).mtimeMs,
     to: (headers.get('to') ?? '').toLowerCase(),
-    subject: headers.get('subject') ?? '',
+    subject: decodeHeader(headers.get('subject') ?? ''),
     text: textOf(raw),
   };
 }
