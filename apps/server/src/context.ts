@@ -1,4 +1,4 @@
-import type { Candle, Market, OrderBook, Ticker, Timeframe, Venue } from '@bytx/venues';
+import type { Candle, Market, MarketSimulator, OrderBook, Ticker, Timeframe, Venue } from '@bytx/venues';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
@@ -51,5 +51,7 @@ export interface VenueRegistry {
 
 export interface AppServices {
   market: MarketHub;
+  /** The simulated market (MARKET_DATA=simulated only). Owned by modules/market. */
+  simulator: MarketSimulator;
   venues: VenueRegistry;
 }

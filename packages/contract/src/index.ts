@@ -3,6 +3,7 @@ export * from './catalog';
 export * from './common';
 export * from './forum';
 export * from './health';
+export * from './market';
 export * from './exchanges';
 export * from './wallet';
 export * from './accounts';

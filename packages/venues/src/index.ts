@@ -4,3 +4,4 @@ export * from './precision';
 export * from './simulator';
 export * from './paper-venue';
 export * from './addresses';
+export * from './ccxt-venue';

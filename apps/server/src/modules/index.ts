@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { accountsRoutes } from './accounts/routes';
 import { forumRoutes } from './forum/routes';
 import { healthRoutes } from './health/routes';
+import { marketRoutes } from './market/routes';
 import { exchangesRoutes } from './exchanges/routes';
 import { walletRoutes } from './wallet/routes';
 import { botsRoutes } from './bots/routes';
@@ -19,6 +20,7 @@ export interface AppModule {
  */
 export const modules: AppModule[] = [
   { name: 'health', plugin: healthRoutes },
+  { name: 'market', plugin: marketRoutes },
   { name: 'accounts', plugin: accountsRoutes },
   { name: 'forum', plugin: forumRoutes },
   { name: 'exchanges', plugin: exchangesRoutes },

@@ -1,0 +1,199 @@
+import {
+  candlesQuery,
+  candlesResponse,
+  devPriceBody,
+  devPriceResponse,
+  marketTickerQuery,
+  marketTickerResponse,
+  orderBookQuery,
+  orderBookResponse,
+  pairsQuery,
+  pairsResponse,
+  precioQuery,
+  precioResponse,
+  TICKER_ASSETS,
+  tickerQuery,
+  tickerResponse,
+} from '@bytx/contract';
+import { CcxtVenue, MarketSimulator, SimulatedMarketData } from '@bytx/venues';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { badRequest } from '../../lib/errors';
+import { MarketHubService, translate } from './market.service';
+import { CoinGeckoTickerProvider, HubTickerProvider, type TickerPriceProvider } from './ticker-provider';
+
+const rethrow = (err: unknown): never => {
+  throw translate(err);
+};
+
+/**
+ * The market-data hub and its routes. Registered before every other feature module: it sets
+ * `ctx.services.market` (and `ctx.services.simulator` with MARKET_DATA=simulated).
+ */
+export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const simulated = ctx.config.MARKET_DATA === 'simulated';
+  let simulator: MarketSimulator | null = null;
+  let hub: MarketHubService;
+  let tickerProvider: TickerPriceProvider;
+  if (simulated) {
+    const sim = new MarketSimulator();
+    simulator = sim;
+    // In-process data: no cache needed (a set price is seen at once), one reader per pair anyway.
+    hub = new MarketHubService({
+      source: (exchange) => new SimulatedMarketData(sim, exchange),
+      ttl: { ticker: 0, orderBook: 0, candles: 0, markets: 3_600_000 },
+    });
+    const timer = setInterval(() => sim.advance(Date.now()), 1_000);
+    timer.unref();
+    app.addHook('onClose', () => clearInterval(timer));
+    tickerProvider = new HubTickerProvider(hub, 'binance');
+    ctx.services.simulator = sim;
+  } else {
+    hub = new MarketHubService({
+      source: (exchange) => CcxtVenue.publicData(exchange),
+      onError: (err, exchange, symbol) =>
+        ctx.log.warn(
+          { exchange, symbol, error: err instanceof Error ? err.message : String(err) },
+          'market poll failed',
+        ),
+    });
+    tickerProvider = new CoinGeckoTickerProvider({ fallback: new HubTickerProvider(hub, 'binance') });
+  }
+  app.addHook('onClose', () => hub.close());
+  ctx.services.market = hub;
+
+  app.get(
+    '/api/precio',
+    {
+      schema: {
+        tags: ['market'],
+        summary: 'Last price of a pair on an exchange',
+        querystring: precioQuery,
+        response: { 200: precioResponse },
+      },
+    },
+    async (request) => {
+      const { exchange, symbol } = request.query;
+      const t = await hub.ticker(exchange, symbol).catch(rethrow);
+      return { price: t.last };
+    },
+  );
+
+  app.get(
+    '/api/ticker',
+    {
+      schema: {
+        tags: ['market'],
+        summary: 'Ticker assets: asset id -> { usd, usd_24h_change }',
+        querystring: tickerQuery,
+        response: { 200: tickerResponse },
+      },
+    },
+    async (request) => {
+      const known = TICKER_ASSETS.map((a) => a.id) as string[];
+      const ids = request.query.ids
+        ? request.query.ids
+            .split(',')
+            .map((s) => s.trim())
+            .filter((id) => known.includes(id))
+        : known;
+      return tickerProvider.prices(ids);
+    },
+  );
+
+  app.get(
+    '/api/market/ticker',
+    {
+      schema: {
+        tags: ['market'],
+        summary: 'Ticker of a pair on an exchange',
+        querystring: marketTickerQuery,
+        response: { 200: marketTickerResponse },
+      },
+    },
+    async (request) => {
+      const { exchange } = request.query;
+      const t = await hub.ticker(exchange, request.query.symbol).catch(rethrow);
+      return { exchange: exchange.trim().toLowerCase(), ...t };
+    },
+  );
+
+  app.get(
+    '/api/market/orderbook',
+    {
+      schema: {
+        tags: ['market'],
+        summary: 'Order book, at most 10 levels per side',
+        querystring: orderBookQuery,
+        response: { 200: orderBookResponse },
+      },
+    },
+    async (request) => {
+      const { exchange, symbol, limit } = request.query;
+      const book = await hub.orderBook(exchange, symbol, limit).catch(rethrow);
+      return { exchange: exchange.trim().toLowerCase(), ...book };
+    },
+  );
+
+  app.get(
+    '/api/market/candles',
+    {
+      schema: {
+        tags: ['market'],
+        summary: 'Candles [time, open, high, low, close, volume], oldest first',
+        querystring: candlesQuery,
+        response: { 200: candlesResponse },
+      },
+    },
+    async (request) => {
+      const { exchange, symbol, timeframe, limit } = request.query;
+      const unified = await hub.requireSymbol(exchange, symbol).catch(rethrow);
+      const candles = await hub.candles(exchange, unified, timeframe, limit).catch(rethrow);
+      return { exchange: exchange.trim().toLowerCase(), symbol: unified, timeframe, candles };
+    },
+  );
+
+  app.get(
+    '/api/market/pairs',
+    {
+      schema: {
+        tags: ['market'],
+        summary: "The exchange's pair list (pair suggestions)",
+        querystring: pairsQuery,
+        response: { 200: pairsResponse },
+      },
+    },
+    async (request) => {
+      const { exchange } = request.query;
+      const markets = await hub.markets(exchange).catch(rethrow);
+      const pairs = Object.values(markets)
+        .filter((m) => m.active)
+        .map((m) => m.symbol)
+        .sort();
+      return { exchange: exchange.trim().toLowerCase(), pairs };
+    },
+  );
+
+  if (ctx.config.SIMULATOR_CONTROL) {
+    app.post(
+      '/api/dev/market/price',
+      {
+        schema: {
+          tags: ['market'],
+          summary: 'Simulator control: set a price that holds until changed (SIMULATOR_CONTROL=1 only)',
+          body: devPriceBody,
+          response: { 200: devPriceResponse },
+        },
+      },
+      async (request) => {
+        if (!simulator) throw badRequest('The simulator is not running (MARKET_DATA=live)');
+        const { exchange, symbol, price } = request.body;
+        const key = exchange.trim().toLowerCase();
+        const unified = await hub.requireSymbol(key, symbol).catch(rethrow);
+        const held = simulator.setPrice(key, unified, price);
+        request.log.info({ exchange: key, symbol: unified, price: held }, 'simulated price set');
+        return { ok: true as const, exchange: key, symbol: unified, price: held };
+      },
+    );
+  }
+};
