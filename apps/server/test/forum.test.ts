@@ -12,7 +12,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forumPosts } from '../src/db/schema/index';
 import { FORUM_POST_RATE, FORUM_REPLY_RATE } from '../src/modules/forum/routes';
-import { createTestUser, makeTestApp, type TestApp } from './helpers';
+import { openDatabase } from '../src/db/client';
+import {
+  createTestUser,
+  freshPostgresUrl,
+  makeTestApp,
+  PG_SKIP_REASON,
+  PG_URL,
+  type TestApp,
+} from './helpers';
 
 let ipCounter = 0;
 /** Each test posts from its own address so the per-address rate limit of one test does not leak into another. */
@@ -163,62 +171,82 @@ describe('forum API', () => {
   });
 });
 
-describe('forum pagination over more than 100 posts', () => {
-  let t: TestApp;
-  const TOTAL = 2 * FORUM_PAGE_SIZE + 7; // 107 posts -> 3 pages
-  beforeAll(async () => {
-    t = await makeTestApp();
-    // Bulk rows go straight in (the API's rate limit would refuse a burst of 107), one by one so ids ascend.
-    for (let i = 1; i <= TOTAL; i++) {
-      await t.ctx.db.insert(forumPosts).values({ content: `post #${i}` });
-    }
-  });
-  afterAll(async () => t.close());
-
-  const get = async (n: number) =>
-    (await t.app.inject({ method: 'GET', url: `/api/forum/posts?page=${n}` })).json<ForumPostsResponse>();
-
-  it('pages 50 at a time, newest first, with the right page count', async () => {
-    const p1 = await get(1);
-    expect(p1).toMatchObject({ success: true, page: 1, pages: 3, total: TOTAL, page_size: 50 });
-    expect(p1.posts).toHaveLength(50);
-    expect(p1.posts[0]!.content).toBe(`post #${TOTAL}`);
-    expect(p1.posts[49]!.content).toBe(`post #${TOTAL - 49}`);
-
-    const p2 = await get(2);
-    expect(p2.posts).toHaveLength(50);
-    expect(p2.posts[0]!.content).toBe(`post #${TOTAL - 50}`);
-
-    const p3 = await get(3);
-    expect(p3).toMatchObject({ page: 3, pages: 3, total: TOTAL });
-    expect(p3.posts.map((p) => p.content)).toEqual(Array.from({ length: 7 }, (_, i) => `post #${7 - i}`));
-
-    // Every post exactly once across the pages, ids strictly descending.
-    const ids = [...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.id);
-    expect(new Set(ids).size).toBe(TOTAL);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
-  });
-
-  it('answers a page past the end with an empty list and the correct page count', async () => {
-    const p4 = await get(4);
-    expect(p4).toMatchObject({ success: true, page: 4, pages: 3, total: TOTAL, posts: [] });
-    const far = await get(9007199254740991);
-    expect(far).toMatchObject({ pages: 3, posts: [] });
-  });
-
-  it('puts a new post first on page 1', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/forum/posts',
-      payload: { user: 'anonimo', content: 'the newest' },
-      remoteAddress: '10.9.9.9',
+function paginationSuite(driver: 'PGlite' | 'PostgreSQL') {
+  describe(`forum pagination over more than 100 posts (${driver})`, () => {
+    let t: TestApp;
+    let drop: (() => Promise<void>) | undefined;
+    const TOTAL = 2 * FORUM_PAGE_SIZE + 7; // 107 posts -> 3 pages
+    beforeAll(async () => {
+      if (driver === 'PostgreSQL') {
+        const pg = await freshPostgresUrl();
+        drop = pg.drop;
+        t = await makeTestApp(
+          { DATABASE_URL: pg.url },
+          { database: await openDatabase({ databaseUrl: pg.url, dataDir: 'memory://' }) },
+        );
+      } else {
+        t = await makeTestApp();
+      }
+      // Bulk rows go straight in (the API's rate limit would refuse a burst of 107), one by one so ids ascend.
+      for (let i = 1; i <= TOTAL; i++) {
+        await t.ctx.db.insert(forumPosts).values({ content: `post #${i}` });
+      }
     });
-    expect(res.statusCode).toBe(201);
-    const p1 = await get(1);
-    expect(p1.posts[0]!.content).toBe('the newest');
-    expect(p1.total).toBe(TOTAL + 1);
+    afterAll(async () => {
+      await t?.close();
+      if (t && driver === 'PostgreSQL') await t.ctx.database.close();
+      await drop?.();
+    });
+
+    const get = async (n: number) =>
+      (await t.app.inject({ method: 'GET', url: `/api/forum/posts?page=${n}` })).json<ForumPostsResponse>();
+
+    it('pages 50 at a time, newest first, with the right page count', async () => {
+      const p1 = await get(1);
+      expect(p1).toMatchObject({ success: true, page: 1, pages: 3, total: TOTAL, page_size: 50 });
+      expect(p1.posts).toHaveLength(50);
+      expect(p1.posts[0]!.content).toBe(`post #${TOTAL}`);
+      expect(p1.posts[49]!.content).toBe(`post #${TOTAL - 49}`);
+
+      const p2 = await get(2);
+      expect(p2.posts).toHaveLength(50);
+      expect(p2.posts[0]!.content).toBe(`post #${TOTAL - 50}`);
+
+      const p3 = await get(3);
+      expect(p3).toMatchObject({ page: 3, pages: 3, total: TOTAL });
+      expect(p3.posts.map((p) => p.content)).toEqual(Array.from({ length: 7 }, (_, i) => `post #${7 - i}`));
+
+      // Every post exactly once across the pages, ids strictly descending.
+      const ids = [...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.id);
+      expect(new Set(ids).size).toBe(TOTAL);
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    });
+
+    it('answers a page past the end with an empty list and the correct page count', async () => {
+      const p4 = await get(4);
+      expect(p4).toMatchObject({ success: true, page: 4, pages: 3, total: TOTAL, posts: [] });
+      const far = await get(9007199254740991);
+      expect(far).toMatchObject({ pages: 3, posts: [] });
+    });
+
+    it('puts a new post first on page 1', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/forum/posts',
+        payload: { user: 'anonimo', content: 'the newest' },
+        remoteAddress: '10.9.9.9',
+      });
+      expect(res.statusCode).toBe(201);
+      const p1 = await get(1);
+      expect(p1.posts[0]!.content).toBe('the newest');
+      expect(p1.total).toBe(TOTAL + 1);
+    });
   });
-});
+}
+
+paginationSuite('PGlite');
+if (!PG_URL) console.log(`[skip] ${PG_SKIP_REASON}`);
+describe.skipIf(!PG_URL)('on PostgreSQL', () => paginationSuite('PostgreSQL'));
 
 describe('forum with no posts', () => {
   let t: TestApp;
