@@ -155,6 +155,14 @@ export function toOrder(input: unknown): Order {
   };
 }
 
+/** Why an exchange refused an order, from its message (Binance filter names and common wordings). */
+function invalidReason(msg: string): InvalidOrderError['reason'] {
+  if (/NOTIONAL|min(imum)?\s*(order\s*)?(cost|notional|value)/i.test(msg)) return 'min_cost';
+  if (/LOT_SIZE|min(imum)?\s*(order\s*)?(amount|qty|quantity|size)/i.test(msg)) return 'min_amount';
+  if (/PRICE_FILTER|PERCENT_PRICE|invalid price/i.test(msg)) return 'bad_price';
+  return 'other';
+}
+
 /** Translates a ccxt error (or anything thrown inside ccxt) into our classes. */
 export function translateCcxtError(err: unknown, exchange: string): Error {
   if (err instanceof VenueError) return err;
@@ -189,20 +197,18 @@ export function translateCcxtError(err: unknown, exchange: string): Error {
     return new InvalidOrderError(`${exchange}: unknown symbol (${msg})`, exchange, 'bad_symbol', err);
   }
   if (err instanceof ccxt.InvalidOrder) {
-    const reason = /NOTIONAL|MIN_NOTIONAL|min(imum)?\s*(order\s*)?(cost|notional|value)/i.test(msg)
-      ? 'min_cost'
-      : /LOT_SIZE|min(imum)?\s*(order\s*)?(amount|qty|quantity|size)/i.test(msg)
-        ? 'min_amount'
-        : /PRICE_FILTER|price/i.test(msg)
-          ? 'bad_price'
-          : 'other';
-    return new InvalidOrderError(`${exchange} refused the order (${msg})`, exchange, reason, err);
+    return new InvalidOrderError(`${exchange} refused the order (${msg})`, exchange, invalidReason(msg), err);
   }
   if (err instanceof ccxt.NotSupported) {
     return new NotSupportedError(`${exchange} does not support this (${msg})`, exchange, err);
   }
   if (err instanceof ccxt.BadRequest || err instanceof ccxt.BadResponse) {
-    return new InvalidOrderError(`${exchange} refused the request (${msg})`, exchange, 'other', err);
+    return new InvalidOrderError(
+      `${exchange} refused the request (${msg})`,
+      exchange,
+      invalidReason(msg),
+      err,
+    );
   }
   if (err instanceof ccxt.ExchangeError) {
     return new VenueUnavailableError(`${exchange} answered with an error (${msg})`, exchange, err);
@@ -240,7 +246,7 @@ export class CcxtVenue implements Venue {
       ...(opts.secret ? { secret: opts.secret } : {}),
       ...(opts.password ? { password: opts.password } : {}),
       ...opts.ccxtOptions,
-      options: { ...spotOnly, ...((opts.ccxtOptions?.options) ?? {}) },
+      options: { ...spotOnly, ...(opts.ccxtOptions?.options ?? {}) },
     });
     if (sandbox) this.ccxt.setSandboxMode(true);
     if (opts.fetchImplementation) {
