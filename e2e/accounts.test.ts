@@ -1,0 +1,253 @@
+import { generateSync } from 'otplib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailsTo, readLatestCode } from './helpers/accounts';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+
+/** The TOTP code at `offsetSteps` 30-second steps from now (the server accepts -1, 0, +1). */
+const totp = (secret: string, offsetSteps = 0) =>
+  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+
+/** Waits until the next 30-second TOTP step starts, so a fresh, never-used code exists. */
+const nextStep = () => new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 500));
+
+const uniqueEmail = (tag: string) => `${tag}${Date.now().toString(36)}@example.com`;
+
+async function signUpInBrowser(page: Page, server: RunningServer, email: string, password: string) {
+  await page.goto(`${server.baseUrl}/registro`);
+  await page.getByTestId('register-email').fill(email);
+  await page.getByTestId('register-password').fill(password);
+  await page.getByTestId('register-confirm').fill(password);
+  await page.getByTestId('register-send').click();
+  await page.getByTestId('register-step2').waitFor();
+  const code = await readLatestCode(server.outboxDir, email);
+  await page.getByTestId('register-code').fill(code);
+  await page.getByTestId('register-verify').click();
+  await page.getByTestId('register-success').waitFor();
+  // The spec's 2-second redirect to /login.
+  await page.waitForURL(`${server.baseUrl}/login`, { timeout: 5000 });
+}
+
+async function loginOnPage(page: Page, server: RunningServer, email: string, password: string) {
+  if (!page.url().endsWith('/login')) await page.goto(`${server.baseUrl}/login`);
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+async function setLanguage(page: Page, lang: 'EN' | 'ES') {
+  await page.getByTestId('lang-switch').getByText(lang, { exact: true }).click();
+}
+
+describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const email = uniqueEmail('e2e-en');
+  const password = 'first-Password-42';
+  const newPassword = 'second-Password-43';
+  let secret = '';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser();
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('validates the sign-up form with the spec messages', async () => {
+    await page.goto(`${server.baseUrl}/registro`);
+    await expect(page.getByTestId('register-locked').count()).resolves.toBe(0);
+    await page.getByTestId('register-send').click();
+    await expect(page.getByTestId('register-error').innerText()).resolves.toContain(
+      '⚠️ All fields are required.',
+    );
+    await page.getByTestId('register-email').fill(email);
+    await page.getByTestId('register-password').fill(password);
+    await page.getByTestId('register-confirm').fill(`${password}x`);
+    await page.getByTestId('register-send').click();
+    await expect(page.getByTestId('register-error').innerText()).resolves.toContain(
+      '❌ The passwords do not match.',
+    );
+  });
+
+  it('signs up with the mailed code and lands on /login after 2 s', async () => {
+    await signUpInBrowser(page, server, email, password);
+  });
+
+  it('shows the server message for a wrong password, then logs in', async () => {
+    await loginOnPage(page, server, email, 'not-my-password');
+    await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
+    await loginOnPage(page, server, email, password);
+    await page.getByText('Logged in', { exact: true }).waitFor();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await expect(page.getByTestId('header-user').innerText()).resolves.toBe(email);
+  });
+
+  it('turns on 2FA from the shown secret', async () => {
+    await page.goto(`${server.baseUrl}/settings`);
+    await page.getByTestId('2fa-enable').click();
+    await page.getByTestId('2fa-qr').waitFor();
+    secret = (await page.getByTestId('2fa-secret').innerText()).trim();
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await page.getByTestId('2fa-code').fill('000000' === totp(secret, -1) ? '111111' : '000000');
+    await page.getByTestId('2fa-verify').click();
+    await expect(page.getByTestId('2fa-message').innerText()).resolves.toContain(
+      '❌ Invalid 2FA code. Please try again.',
+    );
+    await page.getByTestId('2fa-code').fill(totp(secret, -1));
+    await page.getByTestId('2fa-verify').click();
+    await page.getByText('✅ Two-Factor Authentication has been successfully activated.').waitFor();
+    await page.getByTestId('2fa-disable').waitFor();
+  });
+
+  it('logs out and logs in again through the header dropdown with a 2FA code', async () => {
+    await page.getByTestId('header-logout').click();
+    await page.getByTestId('signin-toggle').click();
+    await page.getByTestId('signin-email').fill(email);
+    await page.getByTestId('signin-password').fill(password);
+    await page.getByTestId('signin-submit').click();
+    await page.getByTestId('signin-2fa-code').fill(totp(secret, 0));
+    await page.getByTestId('signin-2fa-submit').click();
+    await page.getByText('Logged in', { exact: true }).waitFor();
+    await expect(page.getByTestId('header-user').innerText()).resolves.toBe(email);
+  });
+
+  it('changes the password with the mailed code and a 2FA code', async () => {
+    await page.goto(`${server.baseUrl}/settings`);
+    await page.getByTestId('password-send-code').click();
+    await page.getByText('📧 Verification code sent to your email').waitFor();
+    const code = await readLatestCode(server.outboxDir, email);
+    await page.getByTestId('password-current').fill(password);
+    await page.getByTestId('password-new').fill(newPassword);
+    await page.getByTestId('password-email-code').fill(code);
+    await page.getByTestId('password-2fa-code').fill(totp(secret, 1));
+    await page.getByTestId('password-submit').click();
+    await page.getByText('✅ Your password has been changed successfully').waitFor();
+  });
+
+  it('logs in with the new password (not the old one)', async () => {
+    await page.getByTestId('header-logout').click();
+    await page.goto(`${server.baseUrl}/login`);
+    await loginOnPage(page, server, email, password);
+    await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
+    await nextStep();
+    await loginOnPage(page, server, email, newPassword);
+    await page.getByTestId('login-2fa-code').fill(totp(secret, 1));
+    await page.getByTestId('login-2fa-submit').click();
+    await page.getByText('Logged in', { exact: true }).waitFor();
+    await page.waitForURL(`${server.baseUrl}/`);
+  });
+
+  it('deletes the account: alert, storage cleared, home; then login fails', async () => {
+    await page.goto(`${server.baseUrl}/settings`);
+    let alertText = '';
+    page.once('dialog', (d) => {
+      alertText = d.message();
+      void d.accept();
+    });
+    await page.getByTestId('delete-account').click();
+    await page.getByTestId('delete-confirm').click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    expect(alertText).toBe('Your account has been deleted.');
+    const stored = await page.evaluate(() => {
+      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } })
+        .localStorage;
+      return [ls.getItem('token'), ls.getItem('user')];
+    });
+    expect(stored).toEqual([null, null]);
+    await loginOnPage(page, server, email, newPassword);
+    await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
+  });
+});
+
+describe.skipIf(!hasChromium)('accounts in the browser (es)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const email = uniqueEmail('e2e-es');
+  const password = 'contra-Segura-2024';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser();
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs up in Spanish with a Spanish mail', async () => {
+    await page.goto(`${server.baseUrl}/registro`);
+    await setLanguage(page, 'ES');
+    await expect(page.getByTestId('register-send').innerText()).resolves.toBe(
+      'Enviar código de verificación',
+    );
+    await page.getByTestId('register-send').click();
+    await expect(page.getByTestId('register-error').innerText()).resolves.toContain(
+      '⚠️ Todos los campos son obligatorios.',
+    );
+    await signUpInBrowser(page, server, email, password);
+    expect(mailsTo(server.outboxDir, email)[0]?.subject).toBe('Tu código de verificación de BYTX');
+  });
+
+  it('logs in, turns on 2FA and logs in with a code, all in Spanish', async () => {
+    await loginOnPage(page, server, email, password);
+    await page.getByText('Sesión iniciada', { exact: true }).waitFor();
+    await page.goto(`${server.baseUrl}/settings`);
+    await page.getByTestId('2fa-enable').click();
+    const secret = (await page.getByTestId('2fa-secret').innerText()).trim();
+    await page.getByTestId('2fa-code').fill(totp(secret, -1));
+    await page.getByTestId('2fa-verify').click();
+    await page.getByText('✅ La autenticación en dos pasos se ha activado correctamente.').waitFor();
+    await page.getByTestId('header-logout').click();
+    await loginOnPage(page, server, email, password);
+    await page.getByTestId('login-2fa-code').fill(totp(secret, 0));
+    await page.getByTestId('login-2fa-submit').click();
+    await page.getByText('Sesión iniciada', { exact: true }).waitFor();
+  });
+
+  it('deletes the account with the Spanish alert and cannot log in again', async () => {
+    await page.goto(`${server.baseUrl}/settings`);
+    let alertText = '';
+    page.once('dialog', (d) => {
+      alertText = d.message();
+      void d.accept();
+    });
+    await page.getByTestId('delete-account').click();
+    await page.getByTestId('delete-confirm').click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    expect(alertText).toBe('Tu cuenta ha sido eliminada.');
+    await loginOnPage(page, server, email, password);
+    await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
+  });
+});
+
+describe.skipIf(!hasChromium)('registration closed', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ REGISTRATION_OPEN: 'false' });
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the locked overlay with Go to Sign In and Back to Home', async () => {
+    const { page } = browser;
+    await page.goto(`${server.baseUrl}/registro`);
+    const overlay = page.getByTestId('register-locked');
+    await overlay.getByText('New Project — Platform in Development').waitFor();
+    await overlay.getByText('Go to Sign In').click();
+    await page.waitForURL(`${server.baseUrl}/login`);
+    await page.goto(`${server.baseUrl}/registro`);
+    await page.getByTestId('register-locked-home').click();
+    await page.waitForURL(`${server.baseUrl}/`);
+  });
+});
