@@ -1,13 +1,11 @@
 import {
   FORUM_AUTHOR,
   FORUM_PAGE_SIZE,
-  LOGO_DENIED_MESSAGE,
   type ForumPost,
   type ForumPostsResponse,
   type ForumReply,
 } from '@bytx/contract';
-import type { Config } from '../../config';
-import { forbidden, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import type { ForumRepository, PostRow, ReplyRow } from './forum.repository';
 
 export const REPLY_TO_MISSING_POST_MESSAGE = 'That post does not exist (it may have been removed).';
@@ -29,10 +27,7 @@ const toPost = (p: PostRow, replies: ReplyRow[]): ForumPost => ({
 });
 
 export class ForumService {
-  constructor(
-    private readonly repo: ForumRepository,
-    private readonly config: Pick<Config, 'LOGO_ALLOWLIST_EMAILS'>,
-  ) {}
+  constructor(private readonly repo: ForumRepository) {}
 
   /** One page of posts, newest first, each with its replies; a page past the end is empty. */
   async page(page: number): Promise<ForumPostsResponse> {
@@ -61,12 +56,5 @@ export class ForumService {
     const row = await this.repo.insertReply(postId, FORUM_AUTHOR, content);
     if (!row) throw notFound(REPLY_TO_MISSING_POST_MESSAGE);
     return toReply(row);
-  }
-
-  /** The token-logo area (/peliculas-series) is open only to LOGO_ALLOWLIST_EMAILS. */
-  assertLogoAccess(email: string): void {
-    if (!this.config.LOGO_ALLOWLIST_EMAILS.includes(email.trim().toLowerCase())) {
-      throw forbidden(LOGO_DENIED_MESSAGE);
-    }
   }
 }
