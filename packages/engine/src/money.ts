@@ -23,7 +23,10 @@ export function decimalsOf(x: number): number {
   return dot >= 0 ? s.length - dot - 1 : 0;
 }
 
-const EPS = 1e-9;
+/** Snap tolerance in step units: absorbs the float error of value / step (a few ulps of the quotient). */
+function eps(q: number): number {
+  return 1e-9 + Math.abs(q) * 5e-16;
+}
 
 function clean(n: number, step: number): number {
   const d = Math.min(20, decimalsOf(step));
@@ -35,23 +38,47 @@ function checkStep(step: number): boolean {
   return Number.isFinite(step) && step > 0;
 }
 
+/** Beyond this many steps the float quotient is not exact enough: use exact decimals. */
+const FAST_LIMIT = 1e12;
+
+function exactRound(value: number, step: number, mode: 'down' | 'up' | 'nearest'): number {
+  const v = toDec(value);
+  const st = toDec(step);
+  if (st === 0n) return value;
+  let n = v / st; // truncated toward zero
+  const r = v - n * st;
+  if (mode === 'down' && r < 0n) n -= 1n;
+  else if (mode === 'up' && r > 0n) n += 1n;
+  else if (mode === 'nearest') {
+    const twice = 2n * (r < 0n ? -r : r);
+    if (twice >= st) n += r < 0n ? -1n : 1n;
+  }
+  const out = Number(decToString(n * st));
+  return Object.is(out, -0) ? 0 : out;
+}
+
 /** Largest multiple of `step` that is ≤ value (amounts, buy prices). A step ≤ 0 returns value unchanged. */
 export function roundDownToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
-  return clean(Math.floor(value / step + EPS), step);
+  const q = value / step;
+  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'down');
+  return clean(Math.floor(q + eps(q)), step);
 }
 
 /** Smallest multiple of `step` that is ≥ value (sell prices). */
 export function roundUpToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
-  return clean(Math.ceil(value / step - EPS), step);
+  const q = value / step;
+  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'up');
+  return clean(Math.ceil(q - eps(q)), step);
 }
 
 /** Nearest multiple of `step` (halves away from zero). */
 export function roundToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
   const q = value / step;
-  return clean(Math.sign(q) * Math.floor(Math.abs(q) + 0.5 + EPS), step);
+  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'nearest');
+  return clean(Math.sign(q) * Math.floor(Math.abs(q) + 0.5 + eps(q)), step);
 }
 
 // ---------------------------------------------------------------------------------------------------
