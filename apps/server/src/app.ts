@@ -22,7 +22,7 @@ import { registerErrorHandler } from './plugins/errors';
 import { APP_VERSION } from './version';
 
 /** Paths whose values never reach a log line (DESIGN.md principle 7). */
-const REDACT = [
+export const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
   '*.password',
@@ -53,7 +53,7 @@ export interface BuiltApp {
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 256 * 1024,
     // The spec's clients send user_id in query strings; keep arrays out of it.
     routerOptions: { maxParamLength: 200 },

@@ -43,6 +43,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   BOT_RUNNER: boolFlag.default(true),
+  /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
+  TRUST_PROXY: boolFlag.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
