@@ -122,9 +122,9 @@ export interface PaperVenueOptions {
 export const PAPER_INITIAL_BALANCES: Readonly<Record<string, number>> = { USDT: 10_000 };
 
 interface SymbolBook {
-  /** Resting buys, highest price first (then oldest first). */
+  /** Resting buys by price ascending: the best (highest) last. */
   buys: Order[];
-  /** Resting sells, lowest price first (then oldest first). */
+  /** Resting sells by price descending: the best (lowest) last. */
   sells: Order[];
   unsubscribe: () => void;
 }
@@ -580,37 +580,35 @@ export class PaperVenue implements Venue {
     return b;
   }
 
-  /** Sorted insert: buys by price descending, sells ascending; equal prices keep arrival order. */
+  /**
+   * Sorted insert with the best price at the END of each list (buys ascending, sells descending),
+   * so a fill pops from the end and a new best order is pushed: no shifting of a large book.
+   */
   private insertResting(order: Order): void {
     const b = this.bookFor(order.symbol);
     const list = order.side === 'buy' ? b.buys : b.sells;
+    list.splice(this.firstNotWorse(list, order), 0, order);
+  }
+
+  /** First index whose price is not worse than the order's (equal or better). */
+  private firstNotWorse(list: Order[], order: Order): number {
     const p = order.price ?? 0;
-    const before = order.side === 'buy' ? (q: number) => q < p : (q: number) => q > p;
+    const worse = order.side === 'buy' ? (q: number) => q < p : (q: number) => q > p;
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(list[mid]!.price ?? 0)) hi = mid;
-      else lo = mid + 1;
+      if (worse(list[mid]!.price ?? 0)) lo = mid + 1;
+      else hi = mid;
     }
-    list.splice(lo, 0, order);
+    return lo;
   }
 
   private removeResting(order: Order): void {
     const b = this.books.get(order.symbol);
     if (!b) return;
     const list = order.side === 'buy' ? b.buys : b.sells;
-    const p = order.price ?? 0;
-    // First index whose price is not strictly better than p, then scan the equal-price run.
-    const better = order.side === 'buy' ? (q: number) => q > p : (q: number) => q < p;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (better(list[mid]!.price ?? 0)) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < list.length && list[i]!.price === p; i++) {
+    for (let i = this.firstNotWorse(list, order); i < list.length && list[i]!.price === order.price; i++) {
       if (list[i] === order) {
         list.splice(i, 1);
         return;
@@ -620,18 +618,19 @@ export class PaperVenue implements Venue {
     if (i >= 0) list.splice(i, 1);
   }
 
-  /** A price move: fills only the crossed prefix of each side. */
+  /** A price move: fills only the crossed orders, taken from the ends of the lists. */
   private match(symbol: string, price: number): void {
     if (this.closed) return;
     const b = this.books.get(symbol);
     const market = this.marketsCache[symbol];
     if (!b || !market) return;
-    let nb = 0;
-    while (nb < b.buys.length && (b.buys[nb]!.price ?? 0) >= price) nb++;
-    let ns = 0;
-    while (ns < b.sells.length && (b.sells[ns]!.price ?? Infinity) <= price) ns++;
-    if (nb === 0 && ns === 0) return;
-    const filled = [...b.buys.splice(0, nb), ...b.sells.splice(0, ns)];
+    let nb = b.buys.length;
+    while (nb > 0 && (b.buys[nb - 1]!.price ?? 0) >= price) nb--;
+    let ns = b.sells.length;
+    while (ns > 0 && (b.sells[ns - 1]!.price ?? Infinity) <= price) ns--;
+    if (nb === b.buys.length && ns === b.sells.length) return;
+    // Oldest first within the crossed set (ids are sequential).
+    const filled = [...b.buys.splice(nb), ...b.sells.splice(ns)].sort((x, y) => Number(x.id) - Number(y.id));
     for (const o of filled) {
       this.settle(o, market, o.price ?? price, market.maker, true);
       this.dirty.set(o.id, o);
