@@ -22,6 +22,9 @@ export function exchangeKeyOf(value: string): ExchangeKey | null {
   return hit ? hit.key : null;
 }
 
+/** Exchanges whose API keys come with a passphrase. */
+export const PASSPHRASE_EXCHANGES: readonly ExchangeKey[] = ['okx', 'kucoin', 'bitget'];
+
 /** False for the keys ccxt no longer has (listed, marked unavailable, refused on connect). */
 export function isExchangeAvailable(key: ExchangeKey): boolean {
   return EXCHANGES.find((e) => e.key === key)?.ccxtId != null;
@@ -56,6 +59,8 @@ export const conectarExchangeBody = z.object({
   exchange: exchangeField,
   apiKey: keyField,
   apiSecret: keyField,
+  /** The API passphrase of OKX, KuCoin and Bitget keys (not in the spec's call; optional). */
+  password: keyField,
   /** 'paper' connects a simulated account that needs no keys; default 'live'. */
   mode: z.enum(CONNECTION_MODES).optional(),
   user_id: userIdField,

@@ -29,6 +29,8 @@ export const exchangeConnections = pgTable(
     mode: text('mode', { enum: ['paper', 'live'] }).notNull(),
     apiKeyEnc: text('api_key_enc'),
     apiSecretEnc: text('api_secret_enc'),
+    /** The passphrase of OKX, KuCoin and Bitget keys, sealed too (migration 0201). */
+    apiPasswordEnc: text('api_password_enc'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [unique('exchange_connections_user_exchange_key').on(t.userId, t.exchange)],

@@ -28,12 +28,19 @@ export class ConnectionsRepository {
   async upsert(
     userId: string,
     exchange: string,
-    value: { mode: 'paper' } | { mode: 'live'; apiKeyEnc: string; apiSecretEnc: string },
+    value:
+      | { mode: 'paper' }
+      | { mode: 'live'; apiKeyEnc: string; apiSecretEnc: string; apiPasswordEnc: string | null },
   ): Promise<ConnectionRow> {
     const fields =
       value.mode === 'paper'
-        ? { mode: 'paper' as const, apiKeyEnc: null, apiSecretEnc: null }
-        : { mode: 'live' as const, apiKeyEnc: value.apiKeyEnc, apiSecretEnc: value.apiSecretEnc };
+        ? { mode: 'paper' as const, apiKeyEnc: null, apiSecretEnc: null, apiPasswordEnc: null }
+        : {
+            mode: 'live' as const,
+            apiKeyEnc: value.apiKeyEnc,
+            apiSecretEnc: value.apiSecretEnc,
+            apiPasswordEnc: value.apiPasswordEnc,
+          };
     const [row] = await this.db
       .insert(exchangeConnections)
       .values({ userId, exchange, ...fields })

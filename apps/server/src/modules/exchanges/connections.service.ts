@@ -3,6 +3,7 @@ import {
   EXCHANGES,
   isExchangeAvailable,
   MISSING_KEYS_MESSAGE,
+  PASSPHRASE_EXCHANGES,
   type ConnectionMode,
   type ExchangeConnection,
   type ExchangeKey,
@@ -66,7 +67,13 @@ export class ConnectionsService {
 
   async connect(
     userId: string,
-    input: { exchange: ExchangeKey; mode?: ConnectionMode; apiKey?: string; apiSecret?: string },
+    input: {
+      exchange: ExchangeKey;
+      mode?: ConnectionMode;
+      apiKey?: string;
+      apiSecret?: string;
+      password?: string;
+    },
   ): Promise<{ mode: ConnectionMode; message: string }> {
     const { exchange } = input;
     if (input.mode === 'paper') {
@@ -77,7 +84,11 @@ export class ConnectionsService {
     const apiSecret = input.apiSecret?.trim() ?? '';
     if (!apiKey || !apiSecret) throw badRequest(MISSING_KEYS_MESSAGE);
     if (!isExchangeAvailable(exchange)) throw unavailable(exchange);
-    return this.connectLive(userId, exchange, apiKey, apiSecret);
+    const password = input.password?.trim() || undefined;
+    if (PASSPHRASE_EXCHANGES.includes(exchange) && !password) {
+      throw badRequest(`${nameOf(exchange)} API keys need their passphrase: fill in API Passphrase.`);
+    }
+    return this.connectLive(userId, exchange, apiKey, apiSecret, password);
   }
 
   private async connectPaper(userId: string, exchange: ExchangeKey) {
@@ -90,13 +101,24 @@ export class ConnectionsService {
     return { mode: 'paper' as const, message: `✅ ${nameOf(exchange)} paper account connected.` };
   }
 
-  private async connectLive(userId: string, exchange: ExchangeKey, apiKey: string, apiSecret: string) {
+  private async connectLive(
+    userId: string,
+    exchange: ExchangeKey,
+    apiKey: string,
+    apiSecret: string,
+    password: string | undefined,
+  ) {
     let venue: Venue | null = null;
     try {
-      venue = await this.registry.factory.live({ exchange, apiKey, apiSecret });
+      venue = await this.registry.factory.live({
+        exchange,
+        apiKey,
+        apiSecret,
+        ...(password ? { password } : {}),
+      });
       await this.registry.factory.verifyLive(venue);
     } catch (err) {
-      throw this.refusal(exchange, err, [apiKey, apiSecret]);
+      throw this.refusal(exchange, err, [apiKey, apiSecret, password ?? '']);
     } finally {
       if (venue) await venue.close().catch(() => undefined);
     }
@@ -104,6 +126,7 @@ export class ConnectionsService {
       mode: 'live',
       apiKeyEnc: this.secretBox.seal(apiKey),
       apiSecretEnc: this.secretBox.seal(apiSecret),
+      apiPasswordEnc: password ? this.secretBox.seal(password) : null,
     });
     await this.registry.evict(userId, exchange);
     this.log.info({ userId, exchange, mode: 'live' }, 'exchange connected');
@@ -131,11 +154,8 @@ export class ConnectionsService {
     const scrub = (text: string) => secrets.reduce((t, s) => (s ? t.split(s).join('[redacted]') : t), text);
     const name = nameOf(exchange);
     if (err instanceof AuthenticationError) {
-      // Our own withdraw-permission refusal is an AuthenticationError with a message meant for users.
       return badRequest(
-        /withdraw/i.test(err.message)
-          ? scrub(err.message)
-          : `${name} refused these API keys. Check the API Key, the API Secret and the key's IP and trade permissions.`,
+        `${name} refused these API keys. Check the API Key, the API Secret and the key's IP and trade permissions.`,
       );
     }
     if (err instanceof NotSupportedError) return badRequest(`${name} is not available.`);

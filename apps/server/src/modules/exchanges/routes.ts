@@ -68,8 +68,14 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       },
     },
     async (request) => {
-      const { exchange, mode, apiKey, apiSecret } = request.body;
-      const done = await service.connect(currentUser(request).id, { exchange, mode, apiKey, apiSecret });
+      const { exchange, mode, apiKey, apiSecret, password } = request.body;
+      const done = await service.connect(currentUser(request).id, {
+        exchange,
+        mode,
+        apiKey,
+        apiSecret,
+        password,
+      });
       return { success: true, exchange, mode: done.mode, message: done.message };
     },
   );

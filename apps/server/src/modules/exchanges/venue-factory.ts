@@ -1,12 +1,13 @@
 import {
+  CcxtVenue,
   MarketSimulator,
-  NotSupportedError,
   PaperVenue,
   SimulatedMarketData,
   type PaperMarketFeed,
   type Venue,
 } from '@bytx/venues';
 import type { AppContext, MarketHub } from '../../context';
+import { badRequest } from '../../lib/errors';
 import { parsePaperAccountId } from './paper-store';
 import type { VenueFactory } from './venue-registry';
 
@@ -25,8 +26,17 @@ export function hubFeed(hub: MarketHub, exchange: string): PaperMarketFeed {
   };
 }
 
+/** Refusal of a key that can withdraw (DESIGN.md §6: keys must be trade-only). */
+export const WITHDRAW_KEY_MESSAGE =
+  'This API key can withdraw funds. Create a trade-only key (withdrawals disabled) and connect it again.';
+
+export interface VenueFactoryOptions {
+  /** Replaces ccxt's HTTP layer of live venues (tests: recorded-style responses). */
+  fetchImplementation?: (url: string, init: Record<string, unknown>) => Promise<Response>;
+}
+
 /** PaperVenue on the market hub, CcxtVenue for live keys. */
-export function defaultVenueFactory(ctx: AppContext): VenueFactory {
+export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions = {}): VenueFactory {
   // Only when no market module runs (a bare test app): a private, still simulated market.
   let fallback: MarketSimulator | null = null;
   const feedFor = (exchange: string): PaperMarketFeed => {
@@ -49,11 +59,21 @@ export function defaultVenueFactory(ctx: AppContext): VenueFactory {
             'paper account save failed',
           ),
       }),
-    live: ({ exchange }): Venue => {
-      throw new NotSupportedError('CcxtVenue is not available yet', exchange);
-    },
+    live: ({ exchange, apiKey, apiSecret, password }): Venue =>
+      new CcxtVenue({
+        exchange,
+        apiKey,
+        secret: apiSecret,
+        ...(password ? { password } : {}),
+        ...(opts.fetchImplementation ? { fetchImplementation: opts.fetchImplementation } : {}),
+      }),
     verifyLive: async (venue) => {
+      // Bad keys fail here (AuthenticationError)...
       await venue.fetchBalance();
+      // ...and a key that can withdraw is refused where the exchange shows it (Binance).
+      if (venue instanceof CcxtVenue && (await venue.checkWithdrawPermission()) === true) {
+        throw badRequest(WITHDRAW_KEY_MESSAGE);
+      }
     },
   };
 }

@@ -6,10 +6,17 @@ import type { SecretBox } from '../../lib/crypto';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository';
 import { paperAccountId, type DbPaperStore } from './paper-store';
 
+export interface LiveKeys {
+  exchange: ExchangeKey;
+  apiKey: string;
+  apiSecret: string;
+  password?: string;
+}
+
 /** How venues are made; the default builds PaperVenue and CcxtVenue, tests replace `live`. */
 export interface VenueFactory {
   paper(input: { exchange: ExchangeKey; accountId: string; store: DbPaperStore }): Venue | Promise<Venue>;
-  live(input: { exchange: ExchangeKey; apiKey: string; apiSecret: string }): Venue | Promise<Venue>;
+  live(input: LiveKeys): Venue | Promise<Venue>;
   /**
    * Checks new live keys before they are stored: a balance call (bad keys fail) and, where the
    * exchange shows it, that the key cannot withdraw. Throws a VenueError or an HttpError.
@@ -23,7 +30,8 @@ interface Entry {
   venue: Promise<Venue>;
 }
 
-const fingerprintOf = (c: ConnectionRow) => `${c.id}|${c.mode}|${c.apiKeyEnc ?? ''}|${c.apiSecretEnc ?? ''}`;
+const fingerprintOf = (c: ConnectionRow) =>
+  `${c.id}|${c.mode}|${c.apiKeyEnc ?? ''}|${c.apiSecretEnc ?? ''}|${c.apiPasswordEnc ?? ''}`;
 
 /**
  * ctx.services.venues: one Venue per (user, exchange), built on first use from the user's connection
@@ -104,6 +112,7 @@ export class DbVenueRegistry implements VenueRegistry {
       exchange,
       apiKey: this.secretBox.open(row.apiKeyEnc),
       apiSecret: this.secretBox.open(row.apiSecretEnc),
+      ...(row.apiPasswordEnc ? { password: this.secretBox.open(row.apiPasswordEnc) } : {}),
     });
   }
 }

@@ -1,4 +1,4 @@
-import { EXCHANGES, type ExchangeKey } from '@bytx/contract';
+import { EXCHANGES, PASSPHRASE_EXCHANGES, type ExchangeKey } from '@bytx/contract';
 import {
   Alert,
   Badge,
@@ -33,9 +33,11 @@ export function ConnectExchangeForm() {
   const [mode, setMode] = useState<Mode>('live');
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
+  const [password, setPassword] = useState('');
   const [note, setNote] = useState<Note>(null);
 
   const connected = status.data?.[exchange] === true;
+  const needsPassphrase = PASSPHRASE_EXCHANGES.includes(exchange);
   const name = EXCHANGES.find((e) => e.key === exchange)?.name ?? exchange;
 
   const submit = async (e: FormEvent) => {
@@ -49,10 +51,16 @@ export function ConnectExchangeForm() {
       await connect.mutateAsync(
         mode === 'paper'
           ? { exchange, mode: 'paper' }
-          : { exchange, apiKey: apiKey.trim(), apiSecret: apiSecret.trim() },
+          : {
+              exchange,
+              apiKey: apiKey.trim(),
+              apiSecret: apiSecret.trim(),
+              ...(needsPassphrase && password.trim() ? { password: password.trim() } : {}),
+            },
       );
       setApiKey('');
       setApiSecret('');
+      setPassword('');
       setNote({
         ok: true,
         text: t(mode === 'paper' ? 'settings.exchange.connectedPaper' : 'settings.exchange.connectedLive', {
@@ -136,6 +144,15 @@ export function ConnectExchangeForm() {
               autoComplete="new-password"
               data-testid="exchange-api-secret"
             />
+            {needsPassphrase && (
+              <PasswordInput
+                label={t('settings.exchange.passphrase')}
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+                autoComplete="new-password"
+                data-testid="exchange-api-passphrase"
+              />
+            )}
             <Text size="xs" c="dimmed">
               {t('settings.exchange.tradeOnlyHint')}
             </Text>
