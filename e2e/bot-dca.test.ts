@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginInBrowser, registerViaApi } from './helpers/accounts';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+
+const EMAIL = 'dca-e2e@example.com';
+const PASSWORD = 'Sup3r-Secret-Passw0rd!';
+
+describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper account', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let token = '';
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const setPrice = (price: number) =>
+    post('/api/dev/market/price', { exchange: 'binance', symbol: 'BTC/USDT', price });
+
+  beforeAll(async () => {
+    server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('starts a bot, fills a ladder buy, then its take profit, and shows the closed trade with its PnL', async () => {
+    const { page } = browser;
+    await registerViaApi(server.baseUrl, server.outboxDir, EMAIL, PASSWORD);
+    token = await loginInBrowser(page, server.baseUrl, EMAIL, PASSWORD);
+    await setPrice(100_000);
+    await post('/api/conectar_exchange', { exchange: 'binance', mode: 'paper', user_id: EMAIL });
+
+    await page.goto(`${server.baseUrl}/bot-dca`);
+    const exchange = page.getByTestId('dca-exchange');
+    await exchange.waitFor();
+    // The connection state arrives with the page: the option carries the connected marker.
+    await expect
+      .poll(async () => page.locator('[data-testid="dca-exchange"] option[value="binance"]').textContent(), {
+        timeout: 15_000,
+      })
+      .toContain('✅ Conectado');
+    await exchange.selectOption('binance');
+    await expect.poll(() => page.getByTestId('dca-exchange-badge').textContent()).toBe('Conectado');
+
+    const pair = page.getByTestId('dca-pair');
+    await pair.click();
+    await pair.pressSequentially('btc/u');
+    expect(await pair.inputValue()).toBe('BTC/U');
+    const suggestion = page.getByTestId('dca-pair-suggestion').filter({ hasText: /^BTC\/USDT$/ });
+    await suggestion.waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('dca-pair-suggestion').count()).toBeLessThanOrEqual(10);
+    await suggestion.click();
+    expect(await pair.inputValue()).toBe('BTC/USDT');
+
+    await page.getByTestId('dca-amount').fill('20');
+    await page.getByTestId('dca-tp').fill('1');
+    await page.getByTestId('dca-sep').fill('1');
+    await page.getByTestId('dca-os').fill('3');
+    await page.getByTestId('dca-start').click();
+    await page.getByText('Bot started successfully').waitFor({ timeout: 20_000 });
+
+    const row = page.getByTestId('dca-bot-row').filter({ hasText: 'BTC/USDT' });
+    await row.waitFor({ timeout: 15_000 });
+    await expect.poll(() => row.getByTestId('dca-bot-summary').textContent()).toContain('Entry 100000.0000');
+    await expect
+      .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 15_000 })
+      .toContain('Open lots: 1 · Waiting buys: 3');
+
+    // Down through the first ladder level (99,000): a buy fills and becomes a second pending order.
+    await setPrice(98_950);
+    await expect
+      .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
+      .toContain('Open lots: 2');
+    await row.getByTestId('dca-pending-btn').click();
+    const pending = page.getByTestId('dca-pending-row');
+    await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.getByText('99000', { exact: false }).count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await page
+      .getByTestId('dca-pending-dialog')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
+
+    // Up through both take profits: the lots close into the trading history.
+    await setPrice(101_200);
+    await expect
+      .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
+      .toContain('Open lots: 0');
+    await row.getByTestId('dca-history-btn').click();
+    const rows = page.getByTestId('dca-history-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    const pnls = await page.getByTestId('dca-history-pnl').allTextContents();
+    for (const p of pnls) expect(Number(p)).toBeGreaterThan(0);
+    const total = await page.getByTestId('dca-history-total').textContent();
+    expect(total).toMatch(/^Total ganado: \d+\.\d{2} USDT$/);
+    expect(Number(/([\d.]+)/.exec(total ?? '')?.[1])).toBeCloseTo(
+      pnls.reduce((s, p) => s + Number(p), 0),
+      2,
+    );
+  }, 180_000);
+});
