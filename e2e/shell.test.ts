@@ -1,0 +1,191 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+
+const LOGIN_TOAST = 'You must be logged in to access ...';
+
+describe.skipIf(!hasChromium)('web shell in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const url = (path = '/') => `${server.baseUrl}${path}`;
+  const path = () => new URL(page.url()).pathname;
+
+  /** The session check answers this user (the accounts API is another module; the shell only reads it). */
+  async function signInAs(user: Record<string, unknown>) {
+    await page.route('**/api/me', (route) =>
+      route.fulfill({ json: { loggedIn: true, user: { id: 'e2e-user', ...user } } }),
+    );
+    await page.evaluate("localStorage.setItem('token', 'e2e-token')");
+  }
+  async function signOut() {
+    await page.unroute('**/api/me');
+    await page.evaluate('localStorage.clear()');
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser();
+    page = browser.page;
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (err) => console.error('[browser]', err.message));
+    // Fixed prices for the ticker, answered for our own server's path.
+    await page.route('**/api/ticker', (route) =>
+      route.fulfill({
+        json: {
+          bitcoin: { usd: 65432.123456, usd_24h_change: -1.234 },
+          ethereum: { usd: 3456.5, usd_24h_change: 2.5 },
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('logged out: gated links stay with a 3 s toast, open links navigate, support links show the dev modal', async () => {
+    await page.goto(url('/'));
+    for (const id of ['nav-bots', 'nav-staking', 'nav-loans', 'nav-settings']) {
+      await page.getByTestId(id).click();
+      await page.getByText(LOGIN_TOAST).first().waitFor();
+      expect(path()).toBe('/');
+    }
+    // The toast closes itself after 3 s (hovering it pauses the timer: move the pointer away).
+    await page.mouse.move(600, 500);
+    await page.getByText(LOGIN_TOAST).first().waitFor({ state: 'detached', timeout: 6_000 });
+
+    await page.getByTestId('nav-forum').click();
+    await page.waitForURL(url('/forum'));
+    await page.getByTestId('nav-register').click();
+    await page.waitForURL(url('/registro'));
+    await page.getByTestId('nav-home').click();
+    await page.waitForURL(url('/'));
+
+    await page.getByTestId('nav-trade').click();
+    await page.getByTestId('nav-spot').click();
+    await page.getByText('Platform in Development', { exact: true }).first().waitFor();
+    expect(path()).toBe('/');
+    await page.keyboard.press('Escape');
+    await page.getByText('Platform in Development', { exact: true }).first().waitFor({ state: 'hidden' });
+
+    await page.getByTestId('nav-wallet').click();
+    await page.getByTestId('dev-modal-pools').click();
+    // /earnings-pools is protected: a logged-out visitor lands on /spot, which says it is in development.
+    await page.waitForURL(url('/spot'));
+    await page.getByTestId('spot-in-development').waitFor();
+  });
+
+  it('landing shows both banners and opens the token modal', async () => {
+    await page.goto(url('/'));
+    expect(await page.getByTestId('landing-dev-banner').textContent()).toContain(
+      'Spot, futures and bots are still in development',
+    );
+    expect(await page.getByTestId('landing-liquidity-banner').isVisible()).toBe(true);
+    await page.getByTestId('landing-buy-token').click();
+    await page.getByTestId('token-buy').click();
+    expect(await page.getByTestId('token-error').textContent()).toBe('Enter a valid amount');
+    await page.getByTestId('token-connect').click();
+    expect(await page.getByTestId('token-error').textContent()).toBe('MetaMask not detected');
+    expect(await page.getByTestId('token-swap').getAttribute('href')).toContain('arbitrum');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('landing-forum').click();
+    await page.waitForURL(url('/forum'));
+  });
+
+  it('the language switch changes texts and is remembered after a reload', async () => {
+    await page.goto(url('/'));
+    expect(await page.getByTestId('nav-loans').textContent()).toBe('Loans');
+    await page.getByTestId('lang-switch').getByText('ES').click();
+    await expectText(page, 'nav-loans', 'Préstamos');
+    await page.reload();
+    await expectText(page, 'nav-loans', 'Préstamos');
+    expect(await page.evaluate("localStorage.getItem('lang')")).toBe('es');
+    await page.getByTestId('nav-bots').click();
+    await page.getByText('Debes iniciar sesión para acceder ...').first().waitFor();
+    await page.getByTestId('lang-switch').getByText('EN').click();
+    await expectText(page, 'nav-loans', 'Loans');
+  });
+
+  it('route guards: unknown paths go home, protected paths to /spot, settings to /', async () => {
+    await page.goto(url('/no/such/page'));
+    await page.waitForURL(url('/'));
+    await page.goto(url('/bot-dca'));
+    await page.waitForURL(url('/spot'));
+    await page.goto(url('/LoansLiquidity'));
+    await page.waitForURL(url('/spot'));
+    await page.goto(url('/settings'));
+    await page.waitForURL(url('/'));
+  });
+
+  it('the ticker shows our server prices and its buttons scroll 200 px', async () => {
+    await page.goto(url('/'));
+    await expectText(page, 'ticker-price-bitcoin', '$65,432.1235');
+    expect(await page.getByTestId('ticker-change-bitcoin').textContent()).toBe('▼ -1.23%');
+    expect(await page.getByTestId('ticker-change-ethereum').textContent()).toBe('▲ 2.50%');
+    expect(await page.getByTestId('ticker-price-solana').textContent()).toBe('-');
+    expect(await page.getByTestId('ticker-bar').locator('[data-testid^="ticker-item-"]').count()).toBe(16);
+
+    const scrollLeft = () =>
+      page.evaluate<number>("document.querySelector('[data-testid=ticker-scroll]').scrollLeft");
+    expect(await scrollLeft()).toBe(0);
+    await page.getByTestId('ticker-right').click();
+    await expect.poll(scrollLeft, { timeout: 3_000 }).toBeGreaterThanOrEqual(199);
+    expect(await scrollLeft()).toBeLessThanOrEqual(201);
+    await page.getByTestId('ticker-right').click();
+    await expect.poll(scrollLeft, { timeout: 3_000 }).toBeGreaterThanOrEqual(399);
+    await page.getByTestId('ticker-left').click();
+    await expect.poll(scrollLeft, { timeout: 3_000 }).toBeLessThanOrEqual(201);
+  });
+
+  it('signed in: the loans page tabs, Connect Wallet dialog and summary values; Log out', async () => {
+    await page.goto(url('/'));
+    await signInAs({ email: 'ana@example.com' });
+    await page.reload();
+    await page.getByTestId('header-logout').waitFor();
+    await page.getByTestId('nav-loans').click();
+    await page.waitForURL(url('/LoansLiquidity'));
+    const summary = page.getByTestId('loans-summary');
+    for (const v of ['70%', '80%', '90%', '0.0018%', '15.94%', '1,600,000']) {
+      expect(await summary.textContent()).toContain(v);
+    }
+    await page.getByTestId('loans-connect-wallet').click();
+    const providers = await page.getByTestId('loans-wallet-provider').allTextContents();
+    expect(providers).toEqual(['MetaMask', 'WalletConnect', 'Coinbase Wallet', 'Trust Wallet']);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('loans-wallet-provider').first().waitFor({ state: 'hidden' });
+    await page.getByTestId('loans-tab-liquidity').click();
+    await expectText(page, 'loans-pool-apy', '15%');
+    expect(await page.getByTestId('loans-pool-size').textContent()).toBe('1,234,567 USDT');
+
+    // A signed-in user who is not support still gets the dev modal for Wallet.
+    await page.getByTestId('nav-wallet').click();
+    await page.getByText('Platform in Development', { exact: true }).first().waitFor();
+    expect(path()).toBe('/LoansLiquidity');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('header-logout').click();
+    await page.waitForURL(url('/'));
+    await page.getByTestId('nav-register').waitFor();
+    await signOut();
+  });
+
+  it('the support account opens Spot and Wallet from the header', async () => {
+    await page.goto(url('/'));
+    await signInAs({ email: 'support@example.com', isSupport: true });
+    await page.reload();
+    await page.getByTestId('header-logout').waitFor();
+    await page.getByTestId('nav-trade').click();
+    await page.getByTestId('nav-spot').click();
+    await page.waitForURL(url('/spot'));
+    await page.getByTestId('nav-wallet').click();
+    await page.waitForURL(url('/wallet'));
+    await page.getByTestId('spot-in-development').waitFor({ state: 'detached' });
+    expect(await page.getByText('Platform in Development', { exact: true }).isVisible()).toBe(false);
+    await signOut();
+  });
+});
+
+async function expectText(page: Page, testId: string, text: string) {
+  await expect.poll(() => page.getByTestId(testId).textContent(), { timeout: 5_000 }).toBe(text);
+}
