@@ -97,7 +97,7 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
       expect(r.statusCode, tf).toBe(200);
       const body = r.json<{ candles: number[][]; timeframe: string }>();
       expect(body.candles).toHaveLength(100);
-      expect(body.candles[99]![0]).toBeGreaterThan(body.candles[0]![0]);
+      expect(body.candles[99]![0]!).toBeGreaterThan(body.candles[0]![0]!);
     }
     const bad = await t.app.inject({ url: '/api/market/candles?exchange=okx&symbol=SOL/USDC&timeframe=7m' });
     expect(bad.statusCode).toBe(400);
