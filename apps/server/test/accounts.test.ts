@@ -300,13 +300,18 @@ describe('login, sessions, /api/me, logout', () => {
     const fanMe = (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(fan) })).json();
     expect(bossMe.user).toMatchObject({ isSupport: true, canOpenLogoArea: false });
     expect(fanMe.user).toMatchObject({ isSupport: false, canOpenLogoArea: true });
-    const denied = await t.app.inject({ method: 'GET', url: '/api/logo_area', headers: bearer(boss) });
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: '/api/peliculas-series/access',
+      headers: bearer(boss),
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe('Acceso denegado. Solo usuarios autorizados.');
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/logo_area', headers: bearer(fan) })).statusCode,
+      (await t.app.inject({ method: 'GET', url: '/api/peliculas-series/access', headers: bearer(fan) }))
+        .statusCode,
     ).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/logo_area' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/peliculas-series/access' })).statusCode).toBe(401);
   });
 
   it('stores the language for mails', async () => {

@@ -17,12 +17,10 @@ import {
 } from '@bytx/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
-import { requireLogoAllowlist } from './roles';
 
 const TAGS = ['accounts'];
 const bearer = [{ bearer: [] }];
@@ -293,20 +291,5 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       await service.deleteAccount(currentUser(request));
       return { success: true as const, message: 'Your account has been deleted.' };
     },
-  );
-
-  app.get(
-    '/api/logo_area',
-    {
-      preHandler: [app.authenticate, requireLogoAllowlist(ctx.config)],
-      schema: {
-        tags: TAGS,
-        summary:
-          "May this user open /peliculas-series? 403 'Acceso denegado. Solo usuarios autorizados.' otherwise",
-        security: bearer,
-        response: { 200: z.object({ success: z.literal(true) }) },
-      },
-    },
-    async () => ({ success: true as const }),
   );
 };
