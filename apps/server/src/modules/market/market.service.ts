@@ -98,7 +98,7 @@ export class MarketHubService implements MarketHub {
       },
     );
     entry.pending = pending;
-    this.cache.set(key, entry as Entry<unknown>);
+    this.cache.set(key, entry);
     return pending;
   }
 
