@@ -59,6 +59,8 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.waitForURL(url('/forum'));
     await page.getByTestId('nav-register').click();
     await page.waitForURL(url('/registro'));
+    await page.getByTestId('nav-login').click();
+    await page.waitForURL(url('/login'));
     await page.getByTestId('nav-home').click();
     await page.waitForURL(url('/'));
 

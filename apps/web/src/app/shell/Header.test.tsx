@@ -89,6 +89,10 @@ describe('Header', () => {
     expect(location()).toBe('/forum');
     await user.click(screen.getByTestId('nav-register'));
     expect(location()).toBe('/registro');
+    await user.click(screen.getByTestId('nav-login'));
+    expect(location()).toBe('/login');
+    await user.click(screen.getByTestId('nav-home'));
+    expect(location()).toBe('/');
     expect(screen.getByTestId('nav-loans').textContent).toBe('Loans');
     await user.click(screen.getByText('ES'));
     await waitFor(() => expect(screen.getByTestId('nav-loans').textContent).toBe('Préstamos'));

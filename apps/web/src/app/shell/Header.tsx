@@ -1,4 +1,4 @@
-import { ActionIcon, Burger, Button, Drawer, Group, Menu, Stack, Text } from '@mantine/core';
+import { ActionIcon, Burger, Button, Drawer, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { MouseEvent, ReactNode } from 'react';
 import { useState } from 'react';
@@ -120,7 +120,11 @@ export function Header() {
             aria-label={t('shell.nav.menu')}
             data-testid="nav-burger"
           />
-          <Link to="/" data-testid="nav-home" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+          <Link
+            to="/"
+            data-testid="nav-home"
+            style={{ display: 'flex', alignItems: 'center', gap: 8, textDecoration: 'none' }}
+          >
             <img src="/logo.svg" alt="" width={28} height={28} />
             <Text fw={700} c="yellow" component="span">
               BYTX
@@ -192,6 +196,18 @@ export function Header() {
                 {t('shell.nav.register')}
               </Button>
               <SignInDropdown />
+              <Tooltip label={t('shell.nav.loginPage')}>
+                <ActionIcon
+                  component={Link}
+                  to="/login"
+                  variant="subtle"
+                  color="gray"
+                  aria-label={t('shell.nav.loginPage')}
+                  data-testid="nav-login"
+                >
+                  <span aria-hidden>↗</span>
+                </ActionIcon>
+              </Tooltip>
             </>
           )}
           <ActionIcon
@@ -229,9 +245,14 @@ export function Header() {
             </Button>
           ))}
           {!user && (
-            <Button component={Link} to="/registro" variant="subtle" color="gray" justify="flex-start">
-              {t('shell.nav.register')}
-            </Button>
+            <>
+              <Button component={Link} to="/registro" variant="subtle" color="gray" justify="flex-start">
+                {t('shell.nav.register')}
+              </Button>
+              <Button component={Link} to="/login" variant="subtle" color="gray" justify="flex-start">
+                {t('shell.nav.loginPage')}
+              </Button>
+            </>
           )}
           <Button variant="subtle" justify="flex-start" onClick={buyToken.open}>
             {t('shell.buyToken')}
