@@ -98,6 +98,7 @@ export function ConnectExchangeForm() {
               color={connected ? 'green' : 'red'}
               variant="light"
               size="lg"
+              tt="none"
               data-testid="exchange-badge"
               data-connected={connected ? 'true' : 'false'}
             >

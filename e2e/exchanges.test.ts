@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginInBrowser, registerViaApi } from './helpers/accounts';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+
+/**
+ * Exchanges, wallet and ticker in the browser against the real server on the simulated market:
+ * a paper Binance account is connected in Settings, the wallet shows it, the ticker moves.
+ */
+/** The page needs a moment to load and ask the server: wait up to 15 s for the expected state. */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 200 });
+
+describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const email = `e2e-exch${Date.now().toString(36)}@example.com`;
+  const password = 'exchange-Password-42';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser();
+    page = browser.page;
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => console.error('[browser]', err.message));
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await registerViaApi(server.baseUrl, server.outboxDir, email, password);
+    await loginInBrowser(page, server.baseUrl, email, password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('connects a paper Binance account in settings and the badge turns green', async () => {
+    await page.goto(`${server.baseUrl}/settings`);
+    const badge = page.getByTestId('exchange-badge');
+    await poll(() => badge.textContent()).toBe('❌ No conectado');
+    expect(await page.getByTestId('exchange-not-connected').isVisible()).toBe(true);
+    expect(await page.getByTestId('exchange-list-empty').isVisible()).toBe(true);
+
+    // Live keys left empty: the spec's message, in red, nothing sent.
+    await page.getByTestId('exchange-connect').click();
+    await poll(() => page.getByTestId('exchange-note').textContent()).toBe(
+      'Please complete API Key and API Secret before connecting.',
+    );
+
+    await page.getByText('Paper trading (no keys)').click();
+    await page.getByTestId('exchange-connect').click();
+    await poll(() => badge.textContent()).toBe('✅ Conectado');
+    expect(await badge.getAttribute('data-connected')).toBe('true');
+    expect(await page.getByTestId('exchange-not-connected').count()).toBe(0);
+    const row = page.getByTestId('exchange-row-binance');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Paper');
+
+    // The server agrees.
+    const token = String(await page.evaluate("localStorage.getItem('token')"));
+    const res = await fetch(`${server.baseUrl}/api/estado_conexion`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: email }),
+    });
+    const body = (await res.json()) as { conexiones: Record<string, boolean> };
+    expect(body.conexiones.binance).toBe(true);
+    expect(Object.keys(body.conexiones)).toHaveLength(20);
+  });
+
+  it('shows the paper balances in the wallet, highest first, and a generated address', async () => {
+    await page.goto(`${server.baseUrl}/wallet`);
+    await poll(() => page.getByTestId('wallet-balance-USDT').textContent()).toBe('10000.0000');
+    const rows = page.locator('[data-testid^="wallet-row-"]');
+    expect(await rows.count()).toBe(26);
+    expect(await rows.first().getAttribute('data-symbol')).toBe('USDT');
+    expect(await page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');
+    expect(await page.getByTestId('coin-logo-BTC').count()).toBe(1);
+
+    // Addresses: known for a paper account, valid-format per chain.
+    await poll(() => page.getByTestId('wallet-address-BTC').textContent()).toMatch(/^bc1/);
+    await page.getByTestId('wallet-generate-ETH').click();
+    await poll(() => page.getByTestId('wallet-address-ETH').textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    // Deposit copies the address and says so for 2 s.
+    await page.getByTestId('wallet-deposit-ETH').click();
+    const copied = page.getByTestId('wallet-copied-ETH');
+    await copied.waitFor();
+    expect(await copied.textContent()).toBe('Address copied!');
+    const clip = await page.evaluate<string>('navigator.clipboard.readText()');
+    expect(clip).toBe(await page.getByTestId('wallet-address-ETH').textContent());
+    await copied.waitFor({ state: 'detached', timeout: 4000 });
+
+    // Search narrows the rows.
+    await page.getByPlaceholder('Search crypto (ex. BTC)').fill('bt');
+    await poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-symbol')).toBe('BTC');
+
+    // Withdraw explains that keys are trade-only and links to the exchange.
+    await page.getByTestId('wallet-withdraw-BTC').click();
+    const dialog = page.getByTestId('wallet-withdraw-dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('trade-only');
+    expect(await page.getByTestId('wallet-withdraw-link').getAttribute('href')).toContain('binance.com');
+  });
+
+  it('shows the 16 ticker assets and a price moves within about 15 s', async () => {
+    await page.goto(`${server.baseUrl}/`);
+    const items = page.locator('[data-testid^="ticker-item-"]');
+    await poll(() => items.count()).toBe(16);
+    const prices = page.locator('[data-testid^="ticker-price-"]');
+    await poll(async () => (await prices.allTextContents()).every((p) => p.startsWith('$'))).toBe(true);
+    const first = await prices.allTextContents();
+    await expect
+      .poll(async () => (await prices.allTextContents()).some((p, i) => p !== first[i]), {
+        timeout: 25_000,
+        interval: 1000,
+      })
+      .toBe(true);
+  });
+});
