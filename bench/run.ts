@@ -28,6 +28,19 @@ for (const file of files) {
   sections.push(...out);
 }
 
+// A partial run (`npm run bench -- paper`) replaces only its own sections and keeps the others.
+const resultsFile = path.join(dir, 'RESULTS.md');
+const kept = new Map<string, string>();
+if (only.length > 0 && fs.existsSync(resultsFile)) {
+  const previous = fs.readFileSync(resultsFile, 'utf8').split(/^## /m).slice(1);
+  for (const block of previous) {
+    const title = block.slice(0, block.indexOf('\n')).trim();
+    kept.set(title, block.slice(block.indexOf('\n') + 1).trim());
+  }
+}
+for (const s of sections) kept.set(s.title, s.markdown.trim());
+const all = only.length > 0 ? [...kept] : sections.map((s) => [s.title, s.markdown.trim()] as const);
+
 const header = [
   '# Benchmark results',
   '',
@@ -35,8 +48,5 @@ const header = [
   `(${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
   '',
 ].join('\n');
-fs.writeFileSync(
-  path.join(dir, 'RESULTS.md'),
-  header + sections.map((s) => `\n## ${s.title}\n\n${s.markdown.trim()}\n`).join(''),
-);
-console.log(`wrote bench/RESULTS.md (${sections.length} sections)`);
+fs.writeFileSync(resultsFile, header + all.map(([title, body]) => `\n## ${title}\n\n${body}\n`).join(''));
+console.log(`wrote bench/RESULTS.md (${sections.length} sections run, ${all.length} in the file)`);
