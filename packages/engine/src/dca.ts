@@ -128,6 +128,7 @@ export function createDcaBot(botId: string, config: DcaConfig): DcaState {
     stopReason: null,
     closePhase: false,
     lastRangeLogTs: null,
+    ladderK: null,
   };
 }
 
@@ -154,12 +155,50 @@ export function inRange(state: DcaState, price: number): boolean {
   return price >= low && price <= high;
 }
 
-/** Limit price of ladder level k (rounded DOWN to the price step). 0 when the bot has no anchor. */
-export function levelPrice(state: DcaState, k: number): number {
-  if (state.anchor === null) return 0;
-  const raw = state.anchor * Math.pow(1 - state.config.sepPct / 100, k);
+/**
+ * Level prices of one ladder (anchor, separation, price step), computed once and shared: a pure cache,
+ * bounded, so it changes no result. Bots on the same symbol started at the same price share a ladder.
+ */
+interface Ladder {
+  anchor: number;
+  factor: number;
+  step: number;
+  prices: number[];
+}
+const ladders = new Map<string, Ladder>();
+const MAX_LADDERS = 50_000;
+const MAX_CACHED_LEVEL = 2048;
+
+function ladderOf(state: DcaState): Ladder | null {
+  if (state.anchor === null) return null;
+  const { sepPct, market } = state.config;
+  const key = `${state.anchor}|${sepPct}|${market.priceStep}`;
+  let ladder = ladders.get(key);
+  if (!ladder) {
+    if (ladders.size >= MAX_LADDERS) ladders.clear();
+    ladder = { anchor: state.anchor, factor: 1 - sepPct / 100, step: market.priceStep, prices: [] };
+    ladders.set(key, ladder);
+  }
+  return ladder;
+}
+
+function priceAt(ladder: Ladder, k: number): number {
+  const cached = k < MAX_CACHED_LEVEL ? ladder.prices[k] : undefined;
+  if (cached !== undefined) return cached;
+  const raw = ladder.anchor * Math.pow(ladder.factor, k);
   // Snap float noise (95.99999999999999 → 96) before flooring to the step.
-  return roundDownToStep(Number(raw.toPrecision(12)), state.config.market.priceStep);
+  const p = roundDownToStep(Number(raw.toPrecision(12)), ladder.step);
+  if (k < MAX_CACHED_LEVEL) {
+    for (let i = ladder.prices.length; i < k; i++) ladder.prices.push(priceAt(ladder, i));
+    ladder.prices[k] = p;
+  }
+  return p;
+}
+
+/** Limit price of ladder level k: P0 × (1 − S)^k rounded DOWN to the price step; 0 without an anchor. */
+export function levelPrice(state: DcaState, k: number): number {
+  const ladder = ladderOf(state);
+  return ladder ? priceAt(ladder, k) : 0;
 }
 
 /** Take-profit price of a lot bought at `buyPrice`: buyPrice × (1 + T), exact, rounded UP to the price step. */
@@ -227,21 +266,27 @@ interface Cx {
   /** Places are collected and emitted after cancels so funds are freed first. */
   places: StrategyCommand[];
   ts: number;
+  /** Whether the nested lots and orders of `s` are already this step's own copies. */
+  owned: boolean;
 }
 
 function cloneRef<T extends DcaOrderRef>(r: T | null): T | null {
   return r ? { ...r } : null;
 }
 
-function cloneState(s: DcaState): DcaState {
-  return {
-    ...s,
-    config: { ...s.config, market: { ...s.config.market } },
-    entry: cloneRef(s.entry),
-    lots: s.lots.map((l) => ({ ...l, tp: cloneRef(l.tp), close: cloneRef(l.close) })),
-    waitingBuys: s.waitingBuys.map((w) => ({ ...w })),
-    skippedLevels: [...s.skippedLevels],
-  };
+/**
+ * Copy-on-write: a step starts from a shallow copy of the state (top-level fields may be assigned);
+ * `own(cx)` deep-copies the nested orders and lots before the first change to them, so a tick that
+ * changes no order allocates almost nothing and the input state is never mutated.
+ */
+function own(cx: Cx): void {
+  if (cx.owned) return;
+  cx.owned = true;
+  const s = cx.s;
+  s.entry = cloneRef(s.entry);
+  s.lots = s.lots.map((l) => ({ ...l, tp: cloneRef(l.tp), close: cloneRef(l.close) }));
+  s.waitingBuys = s.waitingBuys.map((w) => ({ ...w }));
+  s.skippedLevels = [...s.skippedLevels];
 }
 
 function nextId(s: DcaState): string {
@@ -265,11 +310,12 @@ function newRef(clientOrderId: string, price: number, amount: number): DcaOrderR
 
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaState> {
-  const s = cloneState(state);
+  const s: DcaState = { ...state };
   const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
-  const cx: Cx = { s, cmds: [], places: [], ts };
+  const cx: Cx = { s, cmds: [], places: [], ts, owned: false };
   if (s.status !== 'stopped') handle(cx, event);
-  return { state: s, commands: [...cx.cmds, ...cx.places] };
+  const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
+  return { state: s, commands };
 }
 
 function handle(cx: Cx, e: StrategyEvent): void {
@@ -295,17 +341,17 @@ function handle(cx: Cx, e: StrategyEvent): void {
       return;
     case 'set_sl':
       if (e.sl !== null && !positive(e.sl)) return log(cx, 'warn', 'invalid_value', { field: 'sl' });
-      s.config.sl = e.sl;
+      s.config = { ...s.config, sl: e.sl };
       log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
       return;
     case 'set_tp_plus':
       if (e.tpPlus !== null && !positive(e.tpPlus))
         return log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
-      s.config.tpPlus = e.tpPlus;
+      s.config = { ...s.config, tpPlus: e.tpPlus };
       log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
       return;
     case 'set_ra':
-      s.config.raEnabled = Boolean(e.enabled);
+      s.config = { ...s.config, raEnabled: Boolean(e.enabled) };
       log(cx, 'info', 'ra_set', { enabled: s.config.raEnabled ? 1 : 0 });
       return;
     case 'stop':
@@ -352,6 +398,18 @@ function onTick(cx: Cx, price: number): void {
     log(cx, 'info', 'back_in_range', { price });
   }
   s.inRange = nowInRange;
+  // Fast path: the ladder depends on the price only through the first level below it. When that level
+  // is the same as at the last rebalance, no pause ended and no take profit waits, nothing can change.
+  const ladder = ladderOf(s);
+  if (
+    ladder &&
+    s.ladderK !== null &&
+    s.ladderK === firstLevelBelow(ladder, price) &&
+    (s.buyRetryAt === null || cx.ts < s.buyRetryAt) &&
+    !s.lots.some((l) => !l.tp && !l.close && !l.tpBlocked)
+  ) {
+    return;
+  }
   rebalance(cx);
 }
 
@@ -427,15 +485,13 @@ function logBelowMin(
 // --- the ladder invariant ----------------------------------------------------------------------------
 
 /** Smallest k ≥ 0 whose level price is strictly below `price`. */
-function firstLevelBelow(s: DcaState, price: number): number {
-  const anchor = s.anchor ?? price;
-  const r = 1 - s.config.sepPct / 100;
-  let k = Math.max(0, Math.floor(Math.log(price / anchor) / Math.log(r)) + 1);
+function firstLevelBelow(ladder: Ladder, price: number): number {
+  let k = Math.max(0, Math.floor(Math.log(price / ladder.anchor) / Math.log(ladder.factor)) + 1);
   if (!Number.isFinite(k)) k = 0;
   k = Math.min(k, MAX_LEVEL_WALK * 100);
-  while (k > 0 && levelPrice(s, k - 1) < price) k -= 1;
+  while (k > 0 && priceAt(ladder, k - 1) < price) k -= 1;
   let guard = 0;
-  while (levelPrice(s, k) >= price && guard++ < MAX_LEVEL_WALK) k += 1;
+  while (priceAt(ladder, k) >= price && guard++ < MAX_LEVEL_WALK) k += 1;
   return k;
 }
 
@@ -449,48 +505,66 @@ function rebalance(cx: Cx): void {
   if (s.status !== 'running' || s.anchor === null || s.lastPrice === null) return;
   const price = s.lastPrice;
 
-  // 1. Take profits.
+  // 1. Take profits missing (read-only decisions first; copies are made only when something changes).
+  const needTp: string[] = [];
   for (const lot of s.lots) {
     if (lot.tp || lot.close || lot.tpBlocked) continue;
     if (lot.tpRetryAt !== null && cx.ts < lot.tpRetryAt) continue;
-    placeTakeProfit(cx, lot);
+    needTp.push(lot.id);
   }
 
   // 2. Ladder.
   const active = s.waitingBuys.filter((w) => !w.cancelling);
-  const crossed = active.filter((w) => w.price >= price);
-  const slots = Math.max(0, s.config.os - crossed.length);
+  let crossed = 0;
+  for (const w of active) if (w.price >= price) crossed += 1;
+  const slots = Math.max(0, s.config.os - crossed);
   const held = new Set<number>();
   for (const lot of s.lots) if (lot.epoch === s.epoch) held.add(lot.level);
   for (const w of s.waitingBuys) if (w.cancelling && w.epoch === s.epoch) held.add(w.level);
 
+  const ladder = ladderOf(s)!;
   const desired: { level: number; price: number }[] = [];
-  let k = slots > 0 ? firstLevelBelow(s, price) : 0;
+  const k0 = firstLevelBelow(ladder, price);
+  s.ladderK = k0;
+  let k = k0;
   let prev = Number.POSITIVE_INFINITY;
   for (let walked = 0; desired.length < slots && walked < MAX_LEVEL_WALK; walked++, k++) {
-    const p = levelPrice(s, k);
+    const p = priceAt(ladder, k);
     if (!(p > 0)) break;
     if (p >= price || p >= prev) continue; // not below the price, or same rounded price as the level above
     prev = p;
     if (held.has(k)) continue;
     desired.push({ level: k, price: p });
   }
-  const desiredLevels = new Set(desired.map((d) => d.level));
 
+  const toCancel: string[] = [];
+  const armed = new Set<number>();
   for (const w of active) {
     if (w.price >= price) continue;
-    if (w.epoch === s.epoch && desiredLevels.has(w.level)) continue;
-    w.cancelling = true;
-    cx.cmds.push({ type: 'cancel_order', clientOrderId: w.clientOrderId });
+    if (w.epoch === s.epoch && desired.some((d) => d.level === w.level)) {
+      armed.add(w.level);
+      continue;
+    }
+    toCancel.push(w.clientOrderId);
   }
-
   const canBuy = backoffOver(s, cx.ts);
-  for (const d of desired) {
-    if (active.some((w) => !w.cancelling && w.epoch === s.epoch && w.level === d.level)) continue;
-    if (s.skippedLevels.includes(d.level)) continue;
-    if (!canBuy) continue;
-    placeLadderBuy(cx, d.level, d.price);
+  const toPlace = canBuy
+    ? desired.filter((d) => !armed.has(d.level) && !s.skippedLevels.includes(d.level))
+    : [];
+  if (needTp.length === 0 && toCancel.length === 0 && toPlace.length === 0) return;
+
+  own(cx);
+  for (const id of needTp) {
+    const lot = s.lots.find((l) => l.id === id);
+    if (lot) placeTakeProfit(cx, lot);
   }
+  for (const id of toCancel) {
+    const w = s.waitingBuys.find((x) => x.clientOrderId === id);
+    if (!w) continue;
+    w.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: id });
+  }
+  for (const d of toPlace) placeLadderBuy(cx, d.level, d.price);
 }
 
 function placeLadderBuy(cx: Cx, level: number, price: number): void {
@@ -543,6 +617,7 @@ function placeTakeProfit(cx: Cx, lot: DcaLot): void {
 // --- relocation ----------------------------------------------------------------------------------------
 
 function relocate(cx: Cx, code: 'relocated' | 'ra_relocated'): void {
+  own(cx);
   const s = cx.s;
   if (s.status !== 'running' || s.lastPrice === null) {
     log(cx, 'warn', 'relocate_skipped', { reason: s.lastPrice === null ? 'no_price' : 'not_running' });
@@ -556,6 +631,7 @@ function relocate(cx: Cx, code: 'relocated' | 'ra_relocated'): void {
   const previous = s.anchor ?? 0;
   s.anchor = s.lastPrice;
   s.epoch += 1;
+  s.ladderK = null;
   s.skippedLevels = [];
   s.inRange = true;
   log(cx, 'info', code, { previous, anchor: s.anchor, price: s.lastPrice });
@@ -586,6 +662,7 @@ function validFill(amount: unknown, price: unknown, fee: unknown): boolean {
 }
 
 function onPartial(cx: Cx, id: string, filled: number, price: number, fee: number): void {
+  own(cx);
   const f = find(cx.s, id);
   if (!f || !validFill(filled, price, fee)) return;
   if (filled < f.ref.filled) return; // stale update
@@ -595,6 +672,7 @@ function onPartial(cx: Cx, id: string, filled: number, price: number, fee: numbe
 }
 
 function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number): void {
+  own(cx);
   const s = cx.s;
   const f = find(s, id);
   if (!f || !validFill(amount, price, fee)) return;
@@ -618,6 +696,7 @@ function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number
 }
 
 function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: number): void {
+  own(cx);
   const s = cx.s;
   const f = find(s, id);
   if (!f) return;
@@ -658,6 +737,7 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
 }
 
 function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string): void {
+  own(cx);
   const s = cx.s;
   const f = find(s, id);
   if (!f) return;
@@ -808,6 +888,7 @@ function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): 
 // --- stopping ----------------------------------------------------------------------------------------
 
 function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
+  own(cx);
   const s = cx.s;
   if (s.status === 'stopped' || s.status === 'stopping') return;
   s.status = 'stopping';
@@ -830,6 +911,7 @@ function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
 
 /** Once every order is settled: close_market sells the lots at market (once), then the bot stops. */
 function continueStop(cx: Cx): void {
+  own(cx);
   const s = cx.s;
   if (s.status !== 'stopping') return;
   // A lot bought while stopping has no TP; a TP placed before the stop may still be open.

@@ -257,6 +257,8 @@ export interface DcaState {
   closePhase: boolean;
   /** ts of the last out_of_range log (logs are at most one per 10 minutes). */
   lastRangeLogTs: number | null;
+  /** k of the first ladder level below the price at the last rebalance (lets unchanged ticks skip work). */
+  ladderK: number | null;
 }
 
 export interface DcaSummary {
