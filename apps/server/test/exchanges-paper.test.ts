@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client';
+import type { DbVenueRegistry } from '../src/modules/exchanges/venue-registry';
 import { createTestUser, makeTestApp, tempDir, type TestApp } from './helpers';
 
 type Json = Record<string, unknown>;
@@ -94,6 +95,33 @@ describe('paper connections', () => {
     const res = await post('/api/eliminar_exchange', { exchange: 'kraken' });
     expect(res.statusCode).toBe(200);
     expect((await status()).binance).toBe(true);
+  });
+});
+
+describe('account deletion', () => {
+  it("closes the user's venues before the rows go, and the rows cascade", async () => {
+    const t = await makeTestApp();
+    try {
+      const user = await createTestUser(t);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/conectar_exchange',
+        payload: { exchange: 'kraken', mode: 'paper' },
+        headers: user.auth,
+      });
+      const registry = t.ctx.services.venues as DbVenueRegistry;
+      await registry.forUser(user.id, 'kraken');
+      expect(registry.size).toBe(1);
+      for (const hook of t.ctx.hooks.beforeUserDelete) await hook(user.id);
+      expect(registry.size).toBe(0);
+      await t.ctx.database.sql.query('DELETE FROM users WHERE id = $1', [user.id]);
+      for (const table of ['exchange_connections', 'paper_accounts', 'paper_orders', 'wallet_addresses']) {
+        const rows = await t.ctx.database.sql.query(`SELECT 1 FROM ${table} WHERE user_id = $1`, [user.id]);
+        expect(rows, table).toHaveLength(0);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
 
