@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../shared/api/client';
@@ -68,6 +68,12 @@ function Wallet() {
   const exchange = balances.data?.exchange ?? chosen;
   const addresses = useAddresses(chosen);
   const generate = useGenerateAddress(chosen);
+
+  // Spec part 1 §8: wallet load failures go to the console only (the rows stay at 0).
+  useEffect(() => {
+    if (balances.error) console.error('Wallet load failed', balances.error);
+    if (addresses.error) console.error('Wallet load failed', addresses.error);
+  }, [balances.error, addresses.error]);
 
   const rows = useMemo(() => sortCoins(balances.data?.balances ?? {}, search), [balances.data, search]);
   const list = connections.data ?? [];
@@ -137,21 +143,27 @@ function Wallet() {
             {genError}
           </Text>
         )}
-        <Stack gap="xs" data-testid="wallet-rows">
-          {rows.map((symbol) => (
-            <CoinRow
-              key={symbol}
-              symbol={symbol}
-              balance={balances.data?.balances[symbol] ?? 0}
-              address={addresses.data?.[symbol]}
-              loading={addresses.isLoading}
-              generating={generating.has(symbol)}
-              onGenerate={() => onGenerate(symbol)}
-              onWithdraw={() => setWithdrawOf(symbol)}
-            />
-          ))}
-          {rows.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
-        </Stack>
+        {balances.isLoading ? (
+          <Text c="dimmed" data-testid="wallet-loading">
+            {t('wallet.loading')}
+          </Text>
+        ) : (
+          <Stack gap="xs" data-testid="wallet-rows">
+            {rows.map((symbol) => (
+              <CoinRow
+                key={symbol}
+                symbol={symbol}
+                balance={balances.data?.balances[symbol] ?? 0}
+                address={addresses.data?.[symbol]}
+                loading={addresses.isLoading}
+                generating={generating.has(symbol)}
+                onGenerate={() => onGenerate(symbol)}
+                onWithdraw={() => setWithdrawOf(symbol)}
+              />
+            ))}
+            {rows.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
+          </Stack>
+        )}
       </Stack>
       <Modal
         opened={!!withdrawOf}

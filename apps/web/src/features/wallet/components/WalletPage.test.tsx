@@ -1,0 +1,67 @@
+import { WALLET_COINS } from '@bytx/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { json, renderApp } from '../../../../test/renderApp';
+import i18n from '../../../shared/i18n/index';
+import { sortCoins, WalletPage } from './WalletPage';
+
+const user = { id: 'u1', email: 'me@example.com' };
+const balances = Object.fromEntries(WALLET_COINS.map((c) => [c, 0]));
+
+describe('WalletPage', () => {
+  beforeEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('sorts by balance, highest first, keeping the spec order for ties, and filters by search', () => {
+    const sorted = sortCoins({ ...balances, BTC: 0.5, USDT: 100, SOL: 2 }, '');
+    expect(sorted.slice(0, 4)).toEqual(['USDT', 'SOL', 'BTC', 'ETH']);
+    expect(sorted).toHaveLength(26);
+    expect(sortCoins(balances, ' bt')).toEqual(['BTC']);
+  });
+
+  it('says the user must log in when nobody is', async () => {
+    renderApp(<WalletPage />);
+    expect(await screen.findByText('You must be logged in to view your wallet')).toBeTruthy();
+  });
+
+  it('shows 26 rows with 4-decimal balances, Loading... until addresses come, and the copy notice', async () => {
+    let releaseAddresses: () => void = () => undefined;
+    const addressesReady = new Promise<void>((r) => (releaseAddresses = r));
+    renderApp(<WalletPage />, {
+      user,
+      responses: {
+        '/api/wallet': () =>
+          json({ balances: { ...balances, USDT: 10000, ETH: 1.23456 }, exchange: 'binance', mode: 'paper' }),
+        '/api/exchanges/connections': () =>
+          json({
+            success: true,
+            connections: [
+              { exchange: 'binance', name: 'Binance', mode: 'paper', createdAt: '2025-01-01T00:00:00Z' },
+            ],
+          }),
+        '/api/address': async () => {
+          await addressesReady;
+          return json({ ETH: '0x52908400098527886E0F7030069857D2E4169EE7' });
+        },
+      },
+    });
+    expect((await screen.findByTestId('wallet-balance-USDT')).textContent).toBe('10000.0000');
+    expect(screen.getByTestId('wallet-balance-ETH').textContent).toBe('1.2346');
+    const rows = screen.getAllByTestId(/^wallet-row-/);
+    expect(rows).toHaveLength(26);
+    expect(rows.map((r) => r.dataset.symbol).slice(0, 3)).toEqual(['USDT', 'ETH', 'BYTX']);
+    expect(screen.getByTestId('wallet-address-ETH').textContent).toBe('Loading...');
+    releaseAddresses();
+    await waitFor(() =>
+      expect(screen.getByTestId('wallet-address-ETH').textContent).toBe(
+        '0x52908400098527886E0F7030069857D2E4169EE7',
+      ),
+    );
+    await userEvent.click(screen.getByTestId('wallet-deposit-ETH'));
+    expect((await screen.findByTestId('wallet-copied-ETH')).textContent).toBe('Address copied!');
+    await waitFor(() => expect(screen.queryByTestId('wallet-copied-ETH')).toBeNull(), { timeout: 3000 });
+    expect(screen.getByPlaceholderText('Search crypto (ex. BTC)')).toBeTruthy();
+  });
+});
