@@ -57,7 +57,7 @@ export interface RunnerDeps {
   /** Lease heartbeat (ms). */
   heartbeatMs?: number;
   /** Called after every strategy step with the tick-to-command latency (bench). */
-  onStep?: (botId: string, ms: number, commands: number) => void;
+  onStep?: (botId: string, ms: number, commands: number, fromTick: boolean) => void;
 }
 
 /** The short strategy id of a bot: client order ids are `${shortId}-${seq}` (fits every venue's limit). */
@@ -233,7 +233,7 @@ class BotHandle {
     if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') return;
     const t0 = tickAt ?? performance.now();
     const { state, commands } = stepDca(this.state, event);
-    this.deps.onStep?.(this.id, performance.now() - t0, commands.length);
+    this.deps.onStep?.(this.id, performance.now() - t0, commands.length, tickAt !== undefined);
     const w: BotWrite = { botId: this.id, ...extra };
     const newOrders: NewBotOrderRow[] = [];
     const cancelIds: string[] = [];
