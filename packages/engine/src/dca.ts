@@ -30,6 +30,7 @@ import type {
   RejectReason,
   StepResult,
   StopMode,
+  Strategy,
   StopReason,
   StrategyCommand,
   StrategyEvent,
@@ -959,3 +960,10 @@ function finishStop(cx: Cx, reason: StopReason): void {
   s.entry = null;
   cx.cmds.push({ type: 'stopped', reason });
 }
+
+/** The Grid Bot DCA as a `Strategy` (kind 'grid_dca'). */
+export const gridBotDca: Strategy<DcaState, DcaConfig> = {
+  kind: 'grid_dca',
+  create: createDcaBot,
+  step: stepDca,
+};

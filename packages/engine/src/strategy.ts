@@ -148,6 +148,13 @@ export interface StepResult<S> {
   commands: StrategyCommand[];
 }
 
+/** A strategy as the runner sees it: create a state from a config, then step it with events. */
+export interface Strategy<S, C> {
+  readonly kind: string;
+  create(botId: string, config: C): S;
+  step(state: S, event: StrategyEvent): StepResult<S>;
+}
+
 /** A market's trading rules (from the venue's Market). Fees are fractions (0.001 = 0.1%). */
 export interface MarketRules {
   amountStep: number;
