@@ -339,7 +339,7 @@ describe('Grid Bot DCA properties (random price paths against the simulator)', (
       }),
       { numRuns: 250 },
     );
-  });
+  }, 120_000);
 
   it('is deterministic: the same events give the same commands, also through a JSON round trip', () => {
     fc.assert(
@@ -355,7 +355,7 @@ describe('Grid Bot DCA properties (random price paths against the simulator)', (
       }),
       { numRuns: 80 },
     );
-  });
+  }, 120_000);
 
   it('never mutates the state it is given', () => {
     fc.assert(
@@ -371,7 +371,7 @@ describe('Grid Bot DCA properties (random price paths against the simulator)', (
       }),
       { numRuns: 40 },
     );
-  });
+  }, 120_000);
 });
 
 function replay(sim: DcaSim): StrategyCommand[] {
