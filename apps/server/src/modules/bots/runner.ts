@@ -105,6 +105,8 @@ class BotHandle {
   private pendingTick: { price: number; ts: number; at: number } | null = null;
   private persistedKey = '';
   private stoppedWaiters: ((ok: boolean) => void)[] = [];
+  private pending: StrategyCommand[] = [];
+  private draining = false;
   readonly prefix: string;
   detached = false;
   stopped = false;
@@ -327,10 +329,22 @@ class BotHandle {
     for (const w of this.stoppedWaiters.splice(0)) w(true);
   }
 
+  /**
+   * Venue commands run in the order the strategy issued them, across steps: a step caused by the
+   * answer to a command (a market or crossing order filling at once) appends its commands behind the
+   * ones still waiting, so a cancel never overtakes the placing of the same order.
+   */
   private async execute(commands: StrategyCommand[]): Promise<void> {
-    for (const c of commands) {
-      if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
-      else if (c.type === 'place_order') await this.place(c);
+    for (const c of commands) if (c.type === 'cancel_order' || c.type === 'place_order') this.pending.push(c);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let c = this.pending.shift(); c; c = this.pending.shift()) {
+        if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
+        else if (c.type === 'place_order') await this.place(c);
+      }
+    } finally {
+      this.draining = false;
     }
   }
 
@@ -497,6 +511,15 @@ class BotHandle {
     );
   }
 
+  private async cancelOrphan(order: Order): Promise<void> {
+    try {
+      await this.venueOrThrow().cancelOrder(order.id, this.row.symbol);
+    } catch (err) {
+      this.deps.log.warn({ err, botId: this.id }, 'could not cancel an orphan order');
+    }
+    await this.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: order.clientOrderId ?? '' });
+  }
+
   private feeInQuote(order: Order): number {
     if (!order.fee) return 0;
     const [base, quote] = this.row.symbol.split('/');
@@ -524,7 +547,11 @@ class BotHandle {
       entry = this.journal.get(cid);
       if (!entry) return; // Not live in our journal: already final, or not ours.
     }
-    if (FINAL.has(entry.status)) return;
+    if (FINAL.has(entry.status)) {
+      // Settled for us but open on the venue: never leave it there.
+      if (order.status === 'open' && entry.status !== 'filled') await this.cancelOrphan(order);
+      return;
+    }
     const ts = order.lastUpdateTimestamp ?? order.timestamp ?? this.now();
     const price = order.average ?? order.price ?? 0;
     const fee = this.feeInQuote(order);
