@@ -41,6 +41,8 @@ export const DCA_FIRST_BACKOFF_MS = 10_000;
 export const DCA_MAX_BACKOFF_MS = 300_000;
 /** Wait before a refused take profit is placed again. */
 export const DCA_TP_RETRY_MS = 60_000;
+/** Market sells of a lot at a close_market stop: attempts when the venue cancels or errs. */
+export const DCA_MAX_CLOSE_ATTEMPTS = 3;
 /** At most one out_of_range log per this interval. */
 export const DCA_RANGE_LOG_INTERVAL_MS = 600_000;
 /** Decimals kept in a trade's pnlNet (exact decimal rounding, half away from zero). */
@@ -730,7 +732,12 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
       else {
         f.lot.close = null;
         if (cx.s.lots.includes(f.lot))
-          log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, reason: 'cancelled' });
+          log(cx, 'warn', 'close_failed', {
+            lot_id: f.lot.id,
+            reason: 'cancelled',
+            attempt: f.lot.closeAttempts ?? 1,
+            max_attempts: DCA_MAX_CLOSE_ATTEMPTS,
+          });
       }
       break;
   }
@@ -789,7 +796,14 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
     }
     case 'close':
       f.lot.close = null;
-      log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, ...params });
+      // Funds, minimum and precision refusals will not change by retrying: the lot is kept.
+      if (reason !== 'exchange_error' && reason !== 'unknown') f.lot.closeAttempts = DCA_MAX_CLOSE_ATTEMPTS;
+      log(cx, 'warn', 'close_failed', {
+        lot_id: f.lot.id,
+        ...params,
+        attempt: f.lot.closeAttempts ?? 1,
+        max_attempts: DCA_MAX_CLOSE_ATTEMPTS,
+      });
       break;
   }
   afterOrderEvent(cx);
@@ -835,6 +849,7 @@ function openLot(
     tpRetryAt: null,
     tpBlocked: false,
     close: null,
+    closeAttempts: 0,
   };
   cx.s.lots.push(lot);
   log(cx, 'info', 'lot_opened', { lot_id: id, level, qty, price, fee });
@@ -925,17 +940,20 @@ function continueStop(cx: Cx): void {
   const outstanding =
     s.entry !== null || s.waitingBuys.length > 0 || s.lots.some((l) => l.tp !== null || l.close !== null);
   if (outstanding) return;
-  if (s.stopMode === 'close_market' && !s.closePhase) {
+  if (s.stopMode === 'close_market') {
     s.closePhase = true;
     const price = s.lastPrice ?? 0;
     let placed = 0;
     for (const lot of s.lots) {
+      if ((lot.closeAttempts ?? 0) >= DCA_MAX_CLOSE_ATTEMPTS) continue;
       const amount = roundDownToStep(lot.qty, s.config.market.amountStep);
       const violation = minimumViolation(s.config, amount, price);
       if (violation) {
+        lot.closeAttempts = DCA_MAX_CLOSE_ATTEMPTS;
         logBelowMin(cx, 'close', violation, amount, price, { lot_id: lot.id });
         continue;
       }
+      lot.closeAttempts = (lot.closeAttempts ?? 0) + 1;
       lot.close = newRef(nextId(s), price, amount);
       cx.places.push({
         type: 'place_order',

@@ -222,6 +222,9 @@ export interface DcaLot {
   tpBlocked: boolean;
   /** The market sell closing it (stop / SL / TP+). */
   close: DcaOrderRef | null;
+  /** Market sells sent for it so far (a close is retried while below DCA_MAX_CLOSE_ATTEMPTS, after a
+   *  cancel or an exchange error; refusals for funds, minimum or precision end the attempts). */
+  closeAttempts?: number;
 }
 
 /** A waiting limit buy of A on a ladder level. */
@@ -260,7 +263,7 @@ export interface DcaState {
   closedTrades: number;
   stopMode: StopMode | null;
   stopReason: StopReason | null;
-  /** While stopping with close_market: the market sells of the lots have been sent (sent once). */
+  /** While stopping with close_market: the market sells of the lots have been sent. */
   closePhase: boolean;
   /** ts of the last out_of_range log (logs are at most one per 10 minutes). */
   lastRangeLogTs: number | null;

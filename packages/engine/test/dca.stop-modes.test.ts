@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDcaBot } from '../src/index';
 import { DcaSim } from './dca-sim';
-import { dcaConfig, drive, places, start, trades } from './helpers';
+import { cancels, dcaConfig, drive, logs, places, start, trades } from './helpers';
 
 function twoLots(): DcaSim {
   const sim = new DcaSim('b', dcaConfig(), {
@@ -77,5 +77,61 @@ describe('stop modes', () => {
     ]);
     expect(state.status).toBe('stopped');
     expect(commands.at(-1)).toEqual({ type: 'stopped', reason: 'user_close_market' });
+  });
+  it('a close that never reached the venue (cancelled, nothing filled) is sent again, at most 3 times', () => {
+    const s0 = drive(start().state, [
+      { type: 'order_filled', clientOrderId: 'b-1', price: 100, amount: 0.2, fee: 0.02, ts: 1000 },
+      { type: 'stop', mode: 'close_market', ts: 2000 },
+      { type: 'order_cancelled', clientOrderId: 'b-2', ts: 2001 },
+      { type: 'order_cancelled', clientOrderId: 'b-3', ts: 2001 },
+      { type: 'order_cancelled', clientOrderId: 'b-4', ts: 2001 },
+    ]);
+    const first = drive(s0.state, [{ type: 'order_cancelled', clientOrderId: 'b-5', ts: 2001 }]);
+    expect(places(first.commands).map((p) => [p.clientOrderId, p.role])).toEqual([['b-6', 'close']]);
+    const second = drive(first.state, [{ type: 'order_cancelled', clientOrderId: 'b-6', ts: 2002 }]);
+    expect(places(second.commands).map((p) => p.clientOrderId)).toEqual(['b-7']);
+    const third = drive(second.state, [
+      { type: 'order_rejected', clientOrderId: 'b-7', reason: 'exchange_error', ts: 2003 },
+    ]);
+    expect(places(third.commands).map((p) => p.clientOrderId)).toEqual(['b-8']);
+    const gaveUp = drive(third.state, [{ type: 'order_cancelled', clientOrderId: 'b-8', ts: 2004 }]);
+    expect(places(gaveUp.commands)).toEqual([]);
+    expect(gaveUp.state.status).toBe('stopped');
+    expect(gaveUp.state.lots.map((l) => l.id)).toEqual(['b-1']);
+    expect(logs(gaveUp.commands)[0]).toMatchObject({
+      code: 'close_failed',
+      params: { attempt: 3, max_attempts: 3 },
+    });
+  });
+
+  it('a close refused for funds is not retried: the lot is kept and the bot stops', () => {
+    const sim = twoLots();
+    const s = drive(sim.state, [{ type: 'stop', mode: 'close_market', ts: 4000 }]);
+    const cancelled = drive(
+      s.state,
+      cancels(s.commands).map((id) => ({ type: 'order_cancelled' as const, clientOrderId: id, ts: 4001 })),
+    );
+    const closes = places(cancelled.commands);
+    expect(closes).toHaveLength(2);
+    const done = drive(cancelled.state, [
+      {
+        type: 'order_rejected',
+        clientOrderId: closes[0]!.clientOrderId,
+        reason: 'insufficient_funds',
+        ts: 4002,
+      },
+      {
+        type: 'order_filled',
+        clientOrderId: closes[1]!.clientOrderId,
+        price: 99.5,
+        amount: 0.202,
+        fee: 0.020099,
+        ts: 4002,
+      },
+    ]);
+    expect(places(done.commands)).toEqual([]);
+    expect(done.state.status).toBe('stopped');
+    expect(done.state.lots.map((l) => l.id)).toEqual(['b-1']);
+    expect(trades(done.commands).map((t) => t.pnlNet)).toEqual([0.060903]);
   });
 });
