@@ -34,6 +34,8 @@ export interface SimOptions {
   partialFills: boolean;
   /** Apply cancels at the next tick (after its fills) instead of at once. */
   delayCancels?: boolean;
+  /** Deliver every order event of even client ids twice (as a runner may after a restart). */
+  duplicateEvents?: boolean;
 }
 
 export interface SimOrder {
@@ -70,6 +72,7 @@ export class DcaSim {
   readonly charged = new Map<string, Dec>();
   readonly initialConfig: DcaConfig;
   private readonly queue: StrategyEvent[] = [];
+  private readonly redelivered = new Set<StrategyEvent>();
   /** Called after every step (for invariants that hold after each event). */
   onStep?: (sim: DcaSim, event: StrategyEvent) => void;
 
@@ -121,6 +124,14 @@ export class DcaSim {
       if (guard++ > 100_000) throw new Error('event loop does not settle');
       const event = this.queue.shift()!;
       this.events.push(event);
+      if (this.opts.duplicateEvents && 'clientOrderId' in event && !this.redelivered.has(event)) {
+        const seq = Number(event.clientOrderId.split('-').pop());
+        if (seq % 2 === 0) {
+          const copy = { ...event };
+          this.redelivered.add(copy);
+          this.queue.push(copy);
+        }
+      }
       const { state, commands } = stepDca(this.state, event);
       this.state = state;
       this.commands.push(...commands);

@@ -40,6 +40,7 @@ const optsArb = fc.record({
   fillsFirst: fc.boolean(),
   partialFills: fc.boolean(),
   delayCancels: fc.boolean(),
+  duplicateEvents: fc.boolean(),
 });
 
 type Action =
