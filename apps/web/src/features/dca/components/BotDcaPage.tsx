@@ -183,25 +183,21 @@ export function BotDcaPage() {
         const toNum = (s: string) => (s.trim() === '' ? null : Number(s));
         if (e.slEditedAt !== null && at - e.slEditedAt > EDIT_WINDOW_MS) {
           setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), slEditedAt: null } }));
-          void dcaApi
-            .updateSl(userId, b.exchange, b.symbol, toNum(e.sl))
-            .catch((err: unknown) =>
-              notifications.show({
-                color: 'red',
-                message: t('dca.errors.generic', { message: errorMessage(err) }),
-              }),
-            );
+          void dcaApi.updateSl(userId, b.exchange, b.symbol, toNum(e.sl)).catch((err: unknown) =>
+            notifications.show({
+              color: 'red',
+              message: t('dca.errors.generic', { message: errorMessage(err) }),
+            }),
+          );
         }
         if (e.tpEditedAt !== null && at - e.tpEditedAt > EDIT_WINDOW_MS) {
           setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), tpEditedAt: null } }));
-          void dcaApi
-            .updateTpPlus(userId, b.exchange, b.symbol, toNum(e.tpPlus))
-            .catch((err: unknown) =>
-              notifications.show({
-                color: 'red',
-                message: t('dca.errors.generic', { message: errorMessage(err) }),
-              }),
-            );
+          void dcaApi.updateTpPlus(userId, b.exchange, b.symbol, toNum(e.tpPlus)).catch((err: unknown) =>
+            notifications.show({
+              color: 'red',
+              message: t('dca.errors.generic', { message: errorMessage(err) }),
+            }),
+          );
         }
       }
     }, 5_000);
