@@ -74,7 +74,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     secretBox,
     log: app.log,
     services: {},
-    hooks: { beforeUserDelete: [] },
+    hooks: { beforeUserDelete: [], beforeConnectionChange: [] },
   };
 
   await app.register(fastifyHelmet, {

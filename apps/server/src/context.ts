@@ -25,6 +25,11 @@ export interface AppHooks {
    * venue). Each hook gets the user's id; a throwing hook aborts the deletion.
    */
   beforeUserDelete: ((userId: string) => Promise<void>)[];
+  /**
+   * Run before a user's connection to an exchange is removed or replaced (its venue is closed):
+   * the bot module stops the bots trading on it. A throwing hook aborts the removal.
+   */
+  beforeConnectionChange: ((userId: string, exchange: string) => Promise<void>)[];
 }
 
 /**

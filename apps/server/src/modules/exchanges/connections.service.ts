@@ -44,7 +44,13 @@ export class ConnectionsService {
     private readonly log: FastifyBaseLogger,
     /** A paper account needs market data: closed exchanges have it only in the simulated market. */
     private readonly simulatedMarket: boolean,
+    /** Hooks run before a connection's venue goes away (bots on it stop first). */
+    private readonly beforeChange: ((userId: string, exchange: string) => Promise<void>)[] = [],
   ) {}
+
+  private async runBeforeChange(userId: string, exchange: ExchangeKey): Promise<void> {
+    for (const hook of this.beforeChange) await hook(userId, exchange);
+  }
 
   /** Every one of the 20 keys, true when connected (paper or live). */
   async status(userId: string): Promise<Record<ExchangeKey, boolean>> {
@@ -92,8 +98,12 @@ export class ConnectionsService {
   }
 
   private async connectPaper(userId: string, exchange: ExchangeKey) {
+    const existing = await this.repo.get(userId, exchange);
+    // Connecting paper again keeps the running venue (and the bots on it); replacing live keys
+    // with a paper account stops the bots on the live venue first.
+    if (existing && existing.mode !== 'paper') await this.runBeforeChange(userId, exchange);
     await this.repo.upsert(userId, exchange, { mode: 'paper' });
-    await this.registry.evict(userId, exchange);
+    if (existing?.mode !== 'paper') await this.registry.evict(userId, exchange);
     // Opening the venue seeds a new account (10,000 USDT) and stores it at once.
     const venue = await this.registry.forUser(userId, exchange);
     await venue.fetchBalance();
@@ -122,6 +132,8 @@ export class ConnectionsService {
     } finally {
       if (venue) await venue.close().catch(() => undefined);
     }
+    // New keys replace the venue: bots running on the old one stop first.
+    if (await this.repo.get(userId, exchange)) await this.runBeforeChange(userId, exchange);
     await this.repo.upsert(userId, exchange, {
       mode: 'live',
       apiKeyEnc: this.secretBox.seal(apiKey),
@@ -136,6 +148,7 @@ export class ConnectionsService {
   /** Removes the connection; a paper account's balances and orders and the known addresses go with it. */
   async remove(userId: string, exchange: ExchangeKey): Promise<boolean> {
     const row = await this.repo.get(userId, exchange);
+    if (row) await this.runBeforeChange(userId, exchange);
     await this.registry.evict(userId, exchange);
     const removed = await this.repo.delete(userId, exchange);
     if (row?.mode === 'paper' || removed) await this.store.delete(userId, exchange);

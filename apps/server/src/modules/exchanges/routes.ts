@@ -35,6 +35,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     ctx.secretBox,
     ctx.log,
     ctx.config.MARKET_DATA === 'simulated',
+    ctx.hooks.beforeConnectionChange,
   );
   ctx.services.venues = registry;
   ctx.hooks.beforeUserDelete.push((userId) => registry.closeUser(userId));
