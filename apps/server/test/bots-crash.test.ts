@@ -1,0 +1,233 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
+import { startServer, type RunningServer } from '../../../e2e/harness';
+import { openDatabase } from '../src/db/client';
+
+/**
+ * Crash safety of the bot runner (DESIGN.md principle 5): the real server runs as a child process
+ * on an embedded database while Grid Bot DCA bots trade on paper accounts; the test drives the
+ * simulated price and kills the process with SIGKILL at random moments, restarts it on the same
+ * data, and at the end proves from the database: no client order id placed twice on the venue,
+ * no fill lost (paper balances equal what the journal and the lots say), and no order open on the
+ * venue that the journal does not know.
+ */
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const USERS = 3;
+const EX = 'binance';
+const SYM = 'BTC/USDT';
+const PASSWORD = 'Crash-Test-Passw0rd!';
+const ENV = { SIMULATOR_CONTROL: '1', BOT_RUNNER: '1', LOG_LEVEL: 'warn' };
+
+type Json = Record<string, unknown>;
+
+async function post(base: string, path: string, body: unknown, token?: string): Promise<Json> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Json;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Spawns the real server on `dataDir` and SIGKILLs it after `ms`, healthy or not (a kill during start-up or reconciliation). */
+async function startAndKillAfter(dataDir: string, port: number, ms: number): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...ENV,
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  await Promise.race([new Promise((r) => setTimeout(r, ms)), exited]);
+  child.kill('SIGKILL');
+  await exited;
+}
+
+function kill9(server: RunningServer): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((r) => server.child.once('exit', () => r()));
+  server.child.kill('SIGKILL');
+  return exited;
+}
+
+describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', () => {
+  it(`survives ${KILLS} kills: nothing placed twice, no fill lost, no unknown open order`, async () => {
+    const t0 = Date.now();
+    let server = await startServer(ENV);
+    const dataDir = server.dataDir;
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const users: { email: string; token: string }[] = [];
+    let p0 = 0;
+    let kills = 0;
+    try {
+      for (let i = 0; i < USERS; i++) {
+        const email = `crash${i}@example.com`;
+        await registerViaApi(server.baseUrl, server.outboxDir, email, PASSWORD);
+        const token = await loginViaApi(server.baseUrl, email, PASSWORD);
+        await post(server.baseUrl, '/api/conectar_exchange', { exchange: EX, mode: 'paper' }, token);
+        users.push({ email, token });
+      }
+      const mc = await post(server.baseUrl, '/api/min_cost', { exchange: EX, symbol: SYM }, users[0]!.token);
+      p0 = Math.round(Number(mc.price));
+      await post(server.baseUrl, '/api/dev/market/price', { exchange: EX, symbol: SYM, price: p0 });
+      for (const u of users) {
+        await post(
+          server.baseUrl,
+          '/api/start_bot_dca',
+          {
+            symbol: SYM,
+            amount: '25',
+            tp: '0.5',
+            separacion: '0.5',
+            os: '4',
+            exchange: EX,
+            apartado: 'Spot',
+          },
+          u.token,
+        );
+      }
+
+      let price = p0;
+      for (let k = 0; kills < KILLS; k++) {
+        kills++;
+        // Trade for a random while: a random walk of held prices around P0, then SIGKILL mid-move.
+        const until = Date.now() + 300 + rand() * 1500;
+        const moves: Promise<unknown>[] = [];
+        while (Date.now() < until) {
+          price = Math.max(p0 * 0.96, Math.min(p0 * 1.03, price * (1 + (rand() - 0.5) * 0.012)));
+          moves.push(
+            post(server.baseUrl, '/api/dev/market/price', {
+              exchange: EX,
+              symbol: SYM,
+              price: Math.round(price),
+            }).catch(() => undefined),
+          );
+          await new Promise((r) => setTimeout(r, 40 + rand() * 120));
+        }
+        await kill9(server);
+        await Promise.all(moves);
+        // Every other time, also kill a start-up at a random moment (often mid-reconciliation).
+        if (k % 2 === 1) {
+          await startAndKillAfter(dataDir, Number(new URL(server.baseUrl).port), 1500 + rand() * 6000);
+          kills++;
+        }
+        server = await startServer(ENV, dataDir);
+        await post(server.baseUrl, '/api/dev/market/price', {
+          exchange: EX,
+          symbol: SYM,
+          price: Math.round(price),
+        });
+      }
+      // Let the last run settle at a steady price, then stop gracefully and read the database.
+      await new Promise((r) => setTimeout(r, 3000));
+    } finally {
+      await server.stop();
+    }
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const q = (text: string, params?: unknown[]) => database.sql.query(text, params);
+      const bots = await q(`SELECT id, user_id, state, status FROM bots`);
+      expect(bots).toHaveLength(USERS);
+      const problems: string[] = [];
+      for (const bot of bots) {
+        const botId = String(bot.id);
+        const state = bot.state as { botId: string; lots: { qty: number }[] };
+        const prefix = `${state.botId}-`;
+        const journal = await q(`SELECT * FROM bot_orders WHERE bot_id = $1`, [botId]);
+        const byCid = new Map(journal.map((r) => [String(r.client_order_id), r]));
+        const venueOrders = await q(
+          `SELECT client_order_id, status, data FROM paper_orders WHERE user_id = $1 AND exchange = $2`,
+          [bot.user_id, EX],
+        );
+        const ours = venueOrders.filter(
+          (o) => typeof o.client_order_id === 'string' && o.client_order_id.startsWith(prefix),
+        );
+        // 1. Nothing placed twice.
+        const seen = new Set<string>();
+        for (const o of ours) {
+          const cid = String(o.client_order_id);
+          if (seen.has(cid)) problems.push(`${cid} placed twice on the venue`);
+          seen.add(cid);
+        }
+        // 3. Every venue order is journaled, with the same fate.
+        for (const o of ours) {
+          const cid = String(o.client_order_id);
+          const j = byCid.get(cid);
+          const data = o.data as { status: string; filled: number };
+          if (!j) {
+            problems.push(`${cid} (${data.status}) on the venue is unknown to the journal`);
+            continue;
+          }
+          const want = data.status === 'closed' ? 'filled' : data.status === 'open' ? 'open' : 'cancelled';
+          if (String(j.status) !== want)
+            problems.push(`${cid}: venue ${data.status}, journal ${String(j.status)}`);
+          if (Math.abs(Number(j.filled) - data.filled) > 1e-12)
+            problems.push(`${cid}: venue filled ${data.filled}, journal ${String(j.filled)}`);
+        }
+        for (const j of journal) {
+          const cid = String(j.client_order_id);
+          if ((j.status === 'open' || j.status === 'filled') && !seen.has(cid))
+            problems.push(`${cid}: journal ${String(j.status)} but the venue has no such order`);
+          if (j.status === 'pending_submit') problems.push(`${cid}: still pending_submit after reconcile`);
+        }
+        // 2. No fill lost: balances equal what the journal's fills and the open lots say.
+        const [acct] = await q(`SELECT balances FROM paper_accounts WHERE user_id = $1 AND exchange = $2`, [
+          bot.user_id,
+          EX,
+        ]);
+        const bal = acct!.balances as Record<string, { free: number; used: number }>;
+        const btc = (bal.BTC?.free ?? 0) + (bal.BTC?.used ?? 0);
+        const usdt = (bal.USDT?.free ?? 0) + (bal.USDT?.used ?? 0);
+        let base = 0;
+        let quote = 10_000;
+        for (const j of journal) {
+          const filled = Number(j.filled);
+          if (filled === 0) continue;
+          const cost = filled * Number(j.avg_price);
+          if (j.side === 'buy') {
+            base += filled;
+            quote -= cost + Number(j.fee);
+          } else {
+            base -= filled;
+            quote += cost - Number(j.fee);
+          }
+        }
+        const lotsQty = state.lots.reduce((s, l) => s + l.qty, 0);
+        if (Math.abs(btc - base) > 1e-8)
+          problems.push(`bot ${botId}: venue BTC ${btc}, journal fills ${base}`);
+        if (Math.abs(btc - lotsQty) > 1e-8)
+          problems.push(`bot ${botId}: venue BTC ${btc}, open lots ${lotsQty}`);
+        if (Math.abs(usdt - quote) > 1e-4)
+          problems.push(`bot ${botId}: venue USDT ${usdt}, journal ${quote}`);
+        expect(journal.filter((j) => j.status === 'filled').length, 'the bots traded').toBeGreaterThan(1);
+      }
+      console.log(
+        `[crash] ${kills} kills in ${Math.round((Date.now() - t0) / 1000)} s; ` +
+          `${(await q(`SELECT count(*)::int AS n FROM bot_orders`))[0]!.n as number} journaled orders, ` +
+          `${(await q(`SELECT count(*)::int AS n FROM bot_trades`))[0]!.n as number} closed trades`,
+      );
+      expect(kills).toBeGreaterThanOrEqual(KILLS);
+      expect(problems).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  }, 420_000);
+});
