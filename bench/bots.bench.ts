@@ -1,7 +1,7 @@
 // Grid Bot DCA at scale: 1,000 and 10,000 bots on paper accounts in one process, the real runner
 // (per-bot queues, journal, reconcile) and the real strategy and PaperVenue, with an in-memory store
 // in place of the database (the figure is the runner's own cost, not the database's). Prices of
-// 16 pairs move every second (a random walk that crosses ladder levels and take profits); the
+// the 25 USDT pairs move once a second each (a random walk that crosses ladder levels and take profits); the
 // latency is from a tick reaching a bot to its strategy step being done (queue wait included).
 import { createDcaBot, type DcaState } from '@bytx/engine';
 import {
@@ -9,6 +9,7 @@ import {
   MemoryPaperStore,
   PaperVenue,
   SimulatedMarketData,
+  simulatedSymbols,
   type Ticker,
   type Venue,
 } from '@bytx/venues';
@@ -25,24 +26,8 @@ import { BotRunner, strategyIdOf, type RunnerStore } from '../apps/server/src/mo
 import type { BenchSection } from './run';
 
 const EX = 'binance';
-const SYMBOLS = [
-  'BTC/USDT',
-  'ETH/USDT',
-  'SOL/USDT',
-  'BNB/USDT',
-  'XRP/USDT',
-  'ADA/USDT',
-  'LTC/USDT',
-  'DOT/USDT',
-  'LINK/USDT',
-  'TRX/USDT',
-  'BCH/USDT',
-  'OP/USDT',
-  'SAND/USDT',
-  'WLD/USDT',
-  'THETA/USDT',
-  'DOGE/USDT',
-];
+/** Every USDT pair of the simulated market (25): bots are spread over them. */
+const SYMBOLS = simulatedSymbols().filter((x) => x.endsWith('/USDT'));
 
 /** The runner's store in memory: same contract as BotsRepository. */
 class MemoryStore implements RunnerStore {
@@ -206,16 +191,21 @@ async function run(nBots: number, ticks: number) {
   const wall0 = performance.now();
   let rssPeak = process.memoryUsage().rss;
   let price = { ...start };
+  // Each pair ticks once a second; the pairs' ticks are spread over the second as feeds arrive.
+  const slot = 1000 / SYMBOLS.length;
   for (let k = 0; k < ticks; k++) {
-    const tickStart = performance.now();
-    for (const s of SYMBOLS) {
+    const roundStart = performance.now();
+    for (let i = 0; i < SYMBOLS.length; i++) {
+      const s = SYMBOLS[i]!;
+      const wait = roundStart + i * slot - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       // ±0.4% steps: ladder levels (0.5% apart) and take profits are crossed now and then.
-      price = { ...price, [s]: price[s]! * (1 + Math.sin(k * 1.7 + s.length) * 0.004) };
+      price = { ...price, [s]: price[s]! * (1 + Math.sin(k * 1.7 + i) * 0.004) };
       sim.setPrice(EX, s, price[s]!);
     }
     await runner.idle();
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    const spent = performance.now() - tickStart;
+    const spent = performance.now() - roundStart;
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - spent)));
   }
   const wall = performance.now() - wall0;
@@ -239,14 +229,14 @@ async function run(nBots: number, ticks: number) {
 }
 
 export default async function botsBench(): Promise<BenchSection[]> {
-  const small = await run(1_000, 10);
-  const large = await run(10_000, 10);
+  const small = await run(Number(process.env.SMALL ?? 1_000), Number(process.env.TICKS ?? 10));
+  const large = await run(Number(process.env.LARGE ?? 10_000), Number(process.env.TICKS ?? 10));
   const row = (r: typeof small) =>
     `| ${r.nBots.toLocaleString('en')} | ${r.ticks} | ${r.steps.toLocaleString('en')} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.max.toFixed(1)} | ${r.commands.toLocaleString('en')} | ${r.cpuPct.toFixed(0)}% | ${r.rssMb.toFixed(0)} | ${r.setupS.toFixed(1)} |`;
   const goal = large.p99 < 5 && large.rssMb < 1024;
   const markdown = [
     'Real BotRunner + Grid Bot DCA strategy + PaperVenue per bot (one account each), in-memory store,',
-    '16 pairs moved once a second. Latency: tick reaching the bot → strategy step done (queue wait included).',
+    "25 USDT pairs, each moved once a second (the pairs' ticks spread over the second). Latency: tick reaching the bot → strategy step done (queue wait included).",
     'CPU is process CPU time over wall time during the ticking phase (100% = one core).',
     '',
     '| bots | ticks | tick steps | p50 ms | p99 ms | max ms | commands | CPU | peak RSS MB | setup s |',

@@ -218,8 +218,12 @@ class BotHandle {
     });
   }
 
+  /**
+   * A cheap signature of what a tick can change besides the last price. A tick whose step issues no
+   * command and leaves this unchanged is not written (every other event always is).
+   */
   private keyOf(s: DcaState): string {
-    return JSON.stringify({ ...s, lastPrice: null, lastTs: null });
+    return `${s.status}|${s.anchor}|${s.epoch}|${s.seq}|${s.inRange}|${s.buyRetryAt}|${s.buyBackoffMs}|${s.lots.length}|${s.waitingBuys.length}|${s.skippedLevels.length}|${s.realizedPnl}|${s.closePhase}|${s.lastRangeLogTs}|${s.entry?.clientOrderId ?? ''}`;
   }
 
   async logEvent(level: 'info' | 'warn' | 'error', code: string, params: Record<string, unknown> = {}) {
@@ -290,6 +294,7 @@ class BotHandle {
     const changed = key !== this.persistedKey;
     const mustWrite =
       changed ||
+      event.type !== 'tick' ||
       newOrders.length > 0 ||
       cancelIds.length > 0 ||
       trades.length > 0 ||
