@@ -37,7 +37,6 @@ export function fillMessage(template: string, params: Record<string, string | nu
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
 }
 
-const loose = z.union([z.number(), z.string().max(64)]);
 const looseOptional = z.union([z.number(), z.string().max(64), z.null()]).optional();
 const exchangeField = z.string().trim().max(40);
 const symbolField = z.string().trim().max(40);
@@ -122,7 +121,10 @@ export const apartadoBody = z.object({ user_id: userIdField, apartado: marketTyp
 
 export const pnlsActualesBody = z.object({
   user_id: userIdField,
-  bots: z.array(z.object({ symbol: symbolField, exchange: exchangeField })).max(500).optional(),
+  bots: z
+    .array(z.object({ symbol: symbolField, exchange: exchangeField }))
+    .max(500)
+    .optional(),
 });
 
 export const botEventsParams = z.object({ id: z.uuid({ message: 'not a bot id' }) });
