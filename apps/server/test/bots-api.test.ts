@@ -368,4 +368,17 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
     expect(bal.ETH?.total ?? 0).toBeLessThan(1e-6);
     expect(await venue.fetchOpenOrders('ETH/USDT')).toEqual([]);
   });
+  it('ends a bot whose exchange connection was removed (nothing to cancel there)', async () => {
+    const carol = await createTestUser(t);
+    await call(carol, 'POST', '/api/conectar_exchange', { exchange: EX, mode: 'paper' });
+    expect((await start(carol)).status).toBe(200);
+    expect((await call(carol, 'POST', '/api/eliminar_exchange', { exchange: EX })).status).toBe(200);
+    const r = await call(carol, 'POST', '/api/stop_bot_dca', {
+      exchange: EX,
+      symbol: SYM,
+      mode: 'cancel_only',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await bots(carol)).toEqual([]);
+  });
 });
