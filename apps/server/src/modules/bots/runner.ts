@@ -236,7 +236,17 @@ class BotHandle {
    * rejections) are stepped at once, inside the same queue slot.
    */
   async step(event: StrategyEvent, extra: Partial<BotWrite> = {}, tickAt?: number): Promise<void> {
-    if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') return;
+    if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') {
+      // The strategy is done; still record what happened to the order.
+      if (extra.orderUpdates?.length || extra.events?.length) {
+        await this.deps.store.write({
+          botId: this.id,
+          orderUpdates: extra.orderUpdates ?? [],
+          events: extra.events ?? [],
+        });
+      }
+      return;
+    }
     const t0 = tickAt ?? performance.now();
     const { state, commands } = stepDca(this.state, event);
     this.deps.onStep?.(this.id, performance.now() - t0, commands.length, tickAt !== undefined);
