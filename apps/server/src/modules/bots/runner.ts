@@ -509,14 +509,9 @@ class BotHandle {
       filled: 0,
       role: this.journal.get(clientOrderId)?.role ?? '',
     });
+    // Fed as a cancel with nothing filled: the strategy re-plans at once (a rejection would back off).
     await this.step(
-      {
-        type: 'order_rejected',
-        clientOrderId,
-        reason: 'exchange_error',
-        message: 'never placed',
-        ts: this.now(),
-      },
+      { type: 'order_cancelled', clientOrderId, ts: this.now() },
       {
         orderUpdates: [{ clientOrderId, patch: { status: 'cancelled' } }],
         events: [
@@ -717,6 +712,14 @@ export class BotRunner {
     await Promise.all(hs.map((h) => h.idle()));
     this.handles.clear();
     await this.deps.store.releaseLeases(this.deps.runnerId).catch(() => undefined);
+  }
+
+  /** Drops every bot at once without waiting for anything (tests: a process that died). */
+  abandon(): void {
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const h of this.handles.values()) h.detach();
+    this.handles.clear();
   }
 
   forget(h: BotHandle) {

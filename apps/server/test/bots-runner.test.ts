@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { createDcaBot, type DcaState } from '@bytx/engine';
+import {
+  AuthenticationError,
+  MarketSimulator,
+  MemoryPaperStore,
+  PaperVenue,
+  SimulatedMarketData,
+  VenueNetworkError,
+  type CreateOrderRequest,
+  type Order,
+  type Ticker,
+  type Venue,
+} from '@bytx/venues';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarketHub, VenueRegistry } from '../src/context';
+import { openDatabase, type Database } from '../src/db/client';
+import { users } from '../src/db/schema/index';
+import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
+
+const EX = 'binance';
+const SYM = 'BTC/USDT';
+
+/** A PaperVenue with faults on demand: a refused create, or a create that lands and then times out. */
+class FaultyVenue implements Venue {
+  readonly kind = 'paper' as const;
+  readonly exchange = EX;
+  /** Errors thrown by the next createOrder calls, before the order reaches the venue. */
+  failBefore: Error[] = [];
+  /** The next N createOrder calls place the order and then throw a network error (a timeout). */
+  timeoutsAfter = 0;
+  /** The next createOrder never answers (the process "dies" with the order unsent). */
+  hangNext = false;
+  creates: string[] = [];
+  constructor(readonly paper: PaperVenue) {}
+  async createOrder(req: CreateOrderRequest): Promise<Order> {
+    this.creates.push(req.clientOrderId);
+    const fail = this.failBefore.shift();
+    if (fail) throw fail;
+    if (this.hangNext) {
+      this.hangNext = false;
+      return new Promise<Order>(() => undefined);
+    }
+    const order = await this.paper.createOrder(req);
+    if (this.timeoutsAfter > 0) {
+      this.timeoutsAfter--;
+      throw new VenueNetworkError('timeout', EX);
+    }
+    return order;
+  }
+  loadMarkets = () => this.paper.loadMarkets();
+  fetchTicker = (s: string) => this.paper.fetchTicker(s);
+  fetchOrderBook = (s: string, l?: number) => this.paper.fetchOrderBook(s, l);
+  fetchOHLCV = (...a: Parameters<Venue['fetchOHLCV']>) => this.paper.fetchOHLCV(...a);
+  fetchBalance = () => this.paper.fetchBalance();
+  cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
+  fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
+  fetchOrderByClientId = (id: string, s: string) => this.paper.fetchOrderByClientId(id, s);
+  fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
+  fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
+  createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
+  onOrderUpdate = (l: Parameters<Venue['onOrderUpdate']>[0]) => this.paper.onOrderUpdate(l);
+  close = () => Promise.resolve();
+}
+
+async function until<T>(fn: () => Promise<T | null | false | undefined>, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('bot runner on a paper venue and the simulated market', () => {
+  let database: Database;
+  let repo: BotsRepository;
+  let sim: MarketSimulator;
+  let paper: PaperVenue;
+  let venue: FaultyVenue;
+  let userId: string;
+  const runners: BotRunner[] = [];
+
+  const hub = () => {
+    const feed = new SimulatedMarketData(sim, EX);
+    return {
+      subscribe: (_e: string, s: string, l: (t: Ticker) => void) =>
+        feed.subscribe(s, (price, ts) =>
+          l({ symbol: s, last: price, bid: null, ask: null, percentage: null, timestamp: ts }),
+        ),
+      ticker: async (_e: string, s: string) => sim.ticker(EX, s),
+      market: async (_e: string, s: string) => sim.market(EX, s),
+    } as unknown as MarketHub;
+  };
+  const newRunner = (v: Venue = venue) => {
+    const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
+    const r = new BotRunner({
+      store: repo,
+      market: hub,
+      venues: () => registry,
+      log: pino({ level: 'silent' }),
+      runnerId: `t-${runners.length}`,
+      takeAllLeases: true,
+      autoRun: true,
+      retryBaseMs: 5,
+      heartbeatMs: 3_600_000,
+    });
+    runners.push(r);
+    return r;
+  };
+  const newBot = async (amount = 20) => {
+    const id = randomUUID();
+    const m = sim.market(EX, SYM);
+    const state = createDcaBot(strategyIdOf(id), {
+      symbol: SYM,
+      amount,
+      tpPct: 1,
+      sepPct: 1,
+      os: 3,
+      direction: 'LONG',
+      raEnabled: false,
+      market: {
+        amountStep: m.amountStep,
+        priceStep: m.priceStep,
+        minAmount: m.minAmount,
+        minCost: m.minCost,
+        takerFee: m.taker,
+        makerFee: m.maker,
+      },
+    });
+    await repo.insertBot({ id, userId, exchange: EX, symbol: SYM, config: {}, state, status: 'active' });
+    return id;
+  };
+  const stateOf = async (id: string) => (await repo.byId(id))!.state as DcaState;
+  const events = async (id: string) => (await repo.events(id, 500)).map((e) => e.code);
+
+  beforeEach(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+    repo = new BotsRepository(database.db);
+    const [u] = await database.db
+      .insert(users)
+      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
+      .returning();
+    userId = u!.id;
+    sim = new MarketSimulator({ seed: 3 });
+    sim.setPrice(EX, SYM, 100_000);
+    paper = new PaperVenue({
+      accountId: 'acct',
+      feed: new SimulatedMarketData(sim, EX),
+      store: new MemoryPaperStore(),
+    });
+    venue = new FaultyVenue(paper);
+  });
+  afterEach(async () => {
+    for (const r of runners.splice(0))
+      await Promise.race([r.close(), new Promise((res) => setTimeout(res, 200))]);
+    await paper.close();
+    await database.close();
+  });
+
+  it('fills the entry and a ladder buy, then both take profits into history rows with net PnL', async () => {
+    const id = await newBot();
+    const runner = newRunner();
+    await runner.start();
+    await until(
+      async () => (await stateOf(id)).waitingBuys.length === 3 && (await stateOf(id)).lots.length === 1,
+    );
+    sim.setPrice(EX, SYM, 98_900);
+    await until(async () => (await stateOf(id)).lots.length === 2);
+    sim.setPrice(EX, SYM, 101_500);
+    await until(async () => (await repo.tradesOf(id)).length === 2);
+    const trades = await repo.tradesOf(id);
+    for (const t of trades) {
+      const gross = Number(t.qty) * (Number(t.sellPrice) - Number(t.buyPrice));
+      expect(Number(t.pnlNet)).toBeCloseTo(gross - Number(t.fees), 8);
+      expect(Number(t.pnlNet)).toBeGreaterThan(0);
+    }
+    expect(Number((await repo.byId(id))!.pnl)).toBeCloseTo(
+      trades.reduce((s, t) => s + Number(t.pnlNet), 0),
+      8,
+    );
+    // Every order the venue knows is journaled with the same fate.
+    for (const o of await paper.fetchOpenOrders(SYM)) {
+      expect((await repo.order(o.clientOrderId!))?.status).toBe('open');
+    }
+  });
+
+  it('resolves a create that timed out by looking the order up: placed once, applied once', async () => {
+    venue.timeoutsAfter = 1;
+    const id = await newBot();
+    const runner = newRunner();
+    await runner.start();
+    await until(
+      async () => (await stateOf(id)).lots.length === 1 && (await stateOf(id)).waitingBuys.length === 3,
+    );
+    const entryCid = `${strategyIdOf(id)}-1`;
+    expect(venue.creates.filter((c) => c === entryCid)).toHaveLength(1);
+    expect((await repo.order(entryCid))?.status).toBe('filled');
+    expect(await events(id)).toContain('exchange_error');
+    const bal = await paper.fetchBalance();
+    expect(bal.BTC!.total).toBeCloseTo((await stateOf(id)).lots[0]!.qty, 10);
+  });
+
+  it('waits for funds on InsufficientFunds and stops with the reason on a refused key', async () => {
+    const poor = new PaperVenue({
+      accountId: 'poor',
+      feed: new SimulatedMarketData(sim, EX),
+      store: new MemoryPaperStore(),
+      initialBalances: { USDT: 50 },
+    });
+    const id = await newBot();
+    const runner = newRunner(new FaultyVenue(poor));
+    await runner.start();
+    await until(async () => (await events(id)).includes('insufficient_funds'));
+    expect((await repo.byId(id))!.status).toBe('active');
+    await runner.close();
+    await poor.close();
+
+    await repo.updateBot(id, { status: 'stopped' });
+    venue.failBefore.push(new AuthenticationError('API key revoked', EX));
+    const id2 = await newBot();
+    const r2 = newRunner();
+    await r2.start();
+    const row = await until(async () => {
+      const b = await repo.byId(id2);
+      return b?.status === 'error' ? b : null;
+    });
+    expect(row.stopReason).toMatch(/auth_error: API key revoked/);
+    expect(await events(id2)).toContain('auth_error');
+  });
+
+  it('reconciles after a crash: fills and cancels applied, unsent orders re-planned, strangers cancelled', async () => {
+    const id = await newBot();
+    const r1 = newRunner();
+    await r1.start();
+    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    // The process "dies" while sending the next order: the journal has it, the venue never got it.
+    venue.hangNext = true;
+    sim.setPrice(EX, SYM, 98_900);
+    const hung = await until(async () => {
+      const rows = (await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit');
+      return rows.length > 0 ? rows[0] : null;
+    });
+    // While it is down: a waiting buy fills, another is cancelled by hand, a stranger order appears.
+    const waiting = (await paper.fetchOpenOrders(SYM)).filter((o) => o.side === 'buy');
+    const toCancel = waiting.sort((a, b) => (a.price ?? 0) - (b.price ?? 0))[0]!;
+    await paper.cancelOrder(toCancel.id, SYM);
+    const stranger = `${strategyIdOf(id)}-999`;
+    await paper.createOrder({
+      symbol: SYM,
+      side: 'buy',
+      type: 'limit',
+      amount: 0.0002,
+      price: 50_000,
+      clientOrderId: stranger,
+    });
+    r1.abandon();
+
+    const r2 = newRunner(new FaultyVenue(paper));
+    await r2.start();
+    await r2.idle();
+    const codes = await events(id);
+    expect(codes).toContain('reconcile_never_placed');
+    expect(codes).toContain('reconcile_unknown_order');
+    expect(codes).toContain('resumed');
+    expect((await repo.order(hung.clientOrderId))?.status).toBe('cancelled');
+    expect(await paper.fetchOrderByClientId(hung.clientOrderId, SYM)).toBeNull();
+    expect((await paper.fetchOrderByClientId(stranger, SYM))?.status).toBe('canceled');
+    expect((await repo.order(toCancel.clientOrderId!))?.status).toBe('cancelled');
+    // The ladder is whole again and every open venue order is journaled as open.
+    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    const open = await paper.fetchOpenOrders(SYM);
+    for (const o of open) expect((await repo.order(o.clientOrderId!))?.status).toBe('open');
+    const journaledOpen = (await repo.liveOrders(id)).filter((o) => o.status === 'open');
+    expect(journaledOpen.map((o) => o.clientOrderId).sort()).toEqual(open.map((o) => o.clientOrderId).sort());
+    const bal = await paper.fetchBalance();
+    const lots = (await stateOf(id)).lots.reduce((s, l) => s + l.qty, 0);
+    expect(bal.BTC!.total).toBeCloseTo(lots, 10);
+  });
+});
