@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+import { loginInBrowser, registerViaApi } from './helpers/accounts';
 
 const LOGIN_TOAST = 'You must be logged in to access ...';
 
@@ -11,20 +12,22 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
   const url = (path = '/') => `${server.baseUrl}${path}`;
   const path = () => new URL(page.url()).pathname;
 
-  /** The session check answers this user (the accounts API is another module; the shell only reads it). */
-  async function signInAs(user: Record<string, unknown>) {
-    await page.route('**/api/me', (route) =>
-      route.fulfill({ json: { loggedIn: true, user: { id: 'e2e-user', ...user } } }),
-    );
-    await page.evaluate("localStorage.setItem('token', 'e2e-token')");
+  const PASSWORD = 'shell-e2e-Passw0rd!';
+  const registered = new Set<string>();
+  /** A real account on the real server (support@example.com is in SUPPORT_EMAILS), logged in. */
+  async function signInAs(user: { email: string }) {
+    if (!registered.has(user.email)) {
+      await registerViaApi(server.baseUrl, server.outboxDir, user.email, PASSWORD);
+      registered.add(user.email);
+    }
+    await loginInBrowser(page, server.baseUrl, user.email, PASSWORD);
   }
   async function signOut() {
-    await page.unroute('**/api/me');
     await page.evaluate('localStorage.clear()');
   }
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ SUPPORT_EMAILS: 'support@example.com' });
     browser = await openBrowser();
     page = browser.page;
     page.setDefaultTimeout(10_000);
@@ -143,7 +146,6 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
   it('signed in: the loans page tabs, Connect Wallet dialog and summary values; Log out', async () => {
     await page.goto(url('/'));
     await signInAs({ email: 'ana@example.com' });
-    await page.reload();
     await page.getByTestId('header-logout').waitFor();
     await page.getByTestId('nav-loans').click();
     await page.waitForURL(url('/LoansLiquidity'));
@@ -174,8 +176,7 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
 
   it('the support account opens Spot and Wallet from the header', async () => {
     await page.goto(url('/'));
-    await signInAs({ email: 'support@example.com', isSupport: true });
-    await page.reload();
+    await signInAs({ email: 'support@example.com' });
     await page.getByTestId('header-logout').waitFor();
     await page.getByTestId('nav-trade').click();
     await page.getByTestId('nav-spot').click();
