@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
 import { DCA_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { runners } from '../src/modules/bots/routes';
 import { createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -368,17 +370,50 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
     expect(bal.ETH?.total ?? 0).toBeLessThan(1e-6);
     expect(await venue.fetchOpenOrders('ETH/USDT')).toEqual([]);
   });
-  it('ends a bot whose exchange connection was removed (nothing to cancel there)', async () => {
+  it('removing the exchange connection stops its running bots first: orders cancelled, event logged', async () => {
     const carol = await createTestUser(t);
     await call(carol, 'POST', '/api/conectar_exchange', { exchange: EX, mode: 'paper' });
     expect((await start(carol)).status).toBe(200);
+    const [bot] = await bots(carol);
+    expect(bot?.waiting_buys).toBe(3);
+    // The venue instance the bot trades on (the registry closes it when the connection goes).
+    const venue = await t.ctx.services.venues!.forUser(carol.id, EX);
+    // Three ladder buys and the entry lot's take profit.
+    expect(await venue.fetchOpenOrders(SYM)).toHaveLength(4);
     expect((await call(carol, 'POST', '/api/eliminar_exchange', { exchange: EX })).status).toBe(200);
+    expect(venue.closed).toBe(true);
+    // Cancelled on the paper venue before it closed; the bought BTC stayed.
+    expect(await venue.fetchOpenOrders(SYM)).toEqual([]);
+    expect(await bots(carol)).toEqual([]);
+    const hist = await call(carol, 'GET', '/api/historial');
+    expect(hist.body.historial).toHaveLength(1);
+    const ev = await call(carol, 'GET', `/api/bots/${bot!.id}/events`);
+    const events = ev.body.events as Json[];
+    expect(events.find((e) => e.code === 'connection_changed')).toMatchObject({
+      level: 'warn',
+      params: { exchange: EX },
+    });
+    expect(events.map((e) => e.code)).toContain('stopped');
+    const runner = runners.get(t.ctx)!;
+    expect(runner.has(bot!.id)).toBe(false);
+    const repo = new BotsRepository(t.ctx.db);
+    expect((await repo.byId(bot!.id))?.stopReason).toBe('connection_changed');
+    const journal = await repo.ordersOf(bot!.id);
+    expect(journal.filter((o) => o.role !== 'entry').map((o) => o.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
+    // The entry's BTC stays on the account (cancel_only keeps assets).
+    expect(journal.find((o) => o.role === 'entry')?.status).toBe('filled');
+    expect(journal.some((o) => o.status === 'open' || o.status === 'pending_submit')).toBe(false);
+    // Nothing left to stop.
     const r = await call(carol, 'POST', '/api/stop_bot_dca', {
       exchange: EX,
       symbol: SYM,
       mode: 'cancel_only',
     });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(await bots(carol)).toEqual([]);
+    expect(r.status).toBe(404);
   });
 });

@@ -188,6 +188,58 @@ describe('bot runner on a paper venue and the simulated market', () => {
     }
   });
 
+  it('never keeps a venue the registry closed: takes the current one, reconciles, and halts without one', async () => {
+    const store = new MemoryPaperStore();
+    const feed = new SimulatedMarketData(sim, EX);
+    let current: PaperVenue | null = new PaperVenue({ accountId: 'acct-2', feed, store });
+    const first = current;
+    const registry: VenueRegistry = {
+      forUser: async () => {
+        if (!current) throw new Error('not connected');
+        return current;
+      },
+      connectionKind: async () => (current ? 'paper' : null),
+    };
+    const runner = new BotRunner({
+      store: repo,
+      market: hub,
+      venues: () => registry,
+      log: pino({ level: 'silent' }),
+      runnerId: 'evict',
+      takeAllLeases: true,
+      autoRun: true,
+      retryBaseMs: 5,
+      heartbeatMs: 3_600_000,
+    });
+    runners.push(runner);
+    const id = await newBot();
+    await runner.start();
+    await until(
+      async () => (await stateOf(id)).waitingBuys.length === 3 && (await stateOf(id)).lots.length === 1,
+    );
+    // The registry evicts the venue (keys changed elsewhere) and opens a new instance of the account.
+    await first.close();
+    current = new PaperVenue({ accountId: 'acct-2', feed, store });
+    const second = current;
+    // The first ladder buy fills on the new instance; the bot hears of it and places its take profit there.
+    sim.setPrice(EX, SYM, 98_900);
+    await until(async () => (await stateOf(id)).lots.length === 2);
+    await until(
+      async () => (await second.fetchOpenOrders(SYM)).filter((o) => o.side === 'sell').length === 2,
+    );
+    await expect(
+      first.createOrder({ symbol: SYM, side: 'buy', type: 'market', amount: 0.001, clientOrderId: 'x' }),
+    ).rejects.toThrow(/closed/);
+    // The connection goes away without the hook (another process removed it): the bot halts.
+    await second.close();
+    current = null;
+    sim.setPrice(EX, SYM, 98_800);
+    await until(async () => (await repo.byId(id))!.status === 'stopped');
+    expect((await repo.byId(id))!.stopReason).toMatch(/^exchange_disconnected/);
+    expect(await events(id)).toContain('exchange_disconnected');
+    expect(runner.has(id)).toBe(false);
+  });
+
   it('resolves a create that timed out by looking the order up: placed once, applied once', async () => {
     venue.timeoutsAfter = 1;
     const id = await newBot();

@@ -472,7 +472,11 @@ export class CcxtVenue implements Venue {
     return () => undefined;
   }
 
+  /** True after close() (the registry evicted it): callers take a fresh venue. */
+  closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     await (this.ccxt as unknown as { close?: () => Promise<void> }).close?.();
   }
 }

@@ -1,5 +1,11 @@
 import { paperDepositAddress } from './addresses';
-import { InsufficientFundsError, InvalidOrderError, OrderNotFoundError, VenueNetworkError } from './errors';
+import {
+  InsufficientFundsError,
+  InvalidOrderError,
+  OrderNotFoundError,
+  VenueNetworkError,
+  VenueUnavailableError,
+} from './errors';
 import { floorToStep, money, roundToStep } from './precision';
 import type {
   Balances,
@@ -152,7 +158,7 @@ export class PaperVenue implements Venue {
   private marketsCache: Record<string, Market> = {};
   private readonly listeners = new Set<OrderListener>();
   private readyPromise: Promise<void> | null = null;
-  private closed = false;
+  private isClosed = false;
 
   private readonly dirty = new Map<string, Order>();
   private pendingFlush: Promise<void> | null = null;
@@ -249,8 +255,22 @@ export class PaperVenue implements Venue {
     return () => this.listeners.delete(listener);
   }
 
+  /** True after close(): a closed instance refuses orders and pushes nothing (use a fresh one). */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  private assertOpen(): void {
+    if (this.isClosed) {
+      throw new VenueUnavailableError(
+        'This paper account connection was closed; open the account again',
+        this.exchange,
+      );
+    }
+  }
+
   async close(): Promise<void> {
-    this.closed = true;
+    this.isClosed = true;
     for (const b of this.books.values()) b.unsubscribe();
     this.books.clear();
     this.listeners.clear();
@@ -259,7 +279,9 @@ export class PaperVenue implements Venue {
 
   // --- orders -----------------------------------------------------------------------------------
   async createOrder(req: CreateOrderRequest): Promise<Order> {
+    this.assertOpen();
     await this.ready();
+    this.assertOpen();
     const existing = this.lookupClientId(req.clientOrderId);
     if (existing) return copy(existing);
     const market = this.marketsCache[req.symbol];
@@ -488,7 +510,9 @@ export class PaperVenue implements Venue {
   }
 
   async cancelOrder(id: string, symbol: string): Promise<Order> {
+    this.assertOpen();
     await this.ready();
+    this.assertOpen();
     const order = this.orders.get(id);
     if (!order || order.symbol !== symbol) {
       throw new OrderNotFoundError(`Order ${id} does not exist on ${symbol}`, this.exchange);
@@ -620,7 +644,7 @@ export class PaperVenue implements Venue {
 
   /** A price move: fills only the crossed orders, taken from the ends of the lists. */
   private match(symbol: string, price: number): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     const b = this.books.get(symbol);
     const market = this.marketsCache[symbol];
     if (!b || !market) return;

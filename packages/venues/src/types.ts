@@ -132,4 +132,9 @@ export interface Venue extends MarketDataSource {
    */
   onOrderUpdate(listener: OrderListener): () => void;
   close(): Promise<void>;
+  /**
+   * True once `close()` was called: the instance pushes no more updates and refuses orders; take a
+   * fresh venue from the registry (optional: venues without it are never reported closed).
+   */
+  readonly closed?: boolean;
 }

@@ -27,6 +27,9 @@ export interface DcaBotConfigJson {
   direction: 'LONG' | 'SHORT';
 }
 
+/** stop_reason of a bot stopped because its exchange connection was removed or replaced. */
+export const CONNECTION_CHANGED = 'connection_changed';
+
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Parses a form number: numbers as they are, strings with decimal commas turned into dots. */
@@ -296,6 +299,44 @@ export class DcaService {
         'The bot is still stopping: orders are being cancelled. Check again in a moment.',
       );
     return { success: true, message: DCA_MESSAGES.botStopped };
+  }
+
+  /**
+   * The user's connection to `exchange` is about to be removed or its venue replaced (the
+   * beforeConnectionChange hook): every active bot of the user on that exchange stops with
+   * cancel_only while the venue is still open (its orders cancelled there, assets kept), with the
+   * reason in its event log (`connection_changed`) and in stop_reason.
+   */
+  async stopForConnection(userId: string, exchange: string) {
+    const ex = exchange.toLowerCase();
+    const rows = (await this.repo.listByUser(userId, 'active')).filter((r) => r.exchange === ex);
+    for (const r of rows) {
+      await this.repo.event({
+        botId: r.id,
+        level: 'warn',
+        code: 'connection_changed',
+        params: { exchange: ex },
+      });
+      let ok = false;
+      try {
+        ok = await this.runner.stopBot(r.id, 'cancel_only', 15_000);
+      } catch (err) {
+        this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before its connection changed');
+      }
+      if (ok) {
+        await this.repo.updateBot(r.id, { stopReason: CONNECTION_CHANGED });
+        continue;
+      }
+      // Not confirmed in time: the bot ends here anyway, it cannot trade on a venue that is going away.
+      this.runner.drop(r.id);
+      await this.repo.write({
+        botId: r.id,
+        status: 'stopped',
+        stopReason: CONNECTION_CHANGED,
+        stoppedAt: new Date(),
+        events: [{ botId: r.id, level: 'warn', code: 'stopped', params: { reason: CONNECTION_CHANGED } }],
+      });
+    }
   }
 
   /** Stops every active bot of a user, keeping assets (account deletion). */

@@ -54,6 +54,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   const service = new DcaService(ctx, repo, runner);
   // First: bots cancel their orders while the user's venues are still open (exchanges closes them after).
   ctx.hooks.beforeUserDelete.unshift((userId) => service.stopAllForUser(userId));
+  // Before a connection is removed or its venue replaced: its bots stop (cancel_only) on the open venue.
+  ctx.hooks.beforeConnectionChange.push((userId, exchange) => service.stopForConnection(userId, exchange));
 
   if (ctx.config.BOT_RUNNER) {
     app.addHook('onReady', async () => {

@@ -82,6 +82,9 @@ interface JournalEntry {
   role: string;
 }
 
+/** The bot's exchange connection is gone (the registry has no venue for it): the bot was halted. */
+class ConnectionGoneError extends Error {}
+
 function rejectReasonOf(err: unknown): RejectReason {
   if (err instanceof InsufficientFundsError) return 'insufficient_funds';
   if (err instanceof InvalidOrderError) {
@@ -102,6 +105,8 @@ class BotHandle {
   private queue: Promise<void> = Promise.resolve();
   private journal = new Map<string, JournalEntry>();
   private unsubscribers: (() => void)[] = [];
+  /** Unsubscribes from the current venue's order updates (moved when the venue is replaced). */
+  private venueUnsub: (() => void) | null = null;
   private pendingTick: { price: number; ts: number; at: number } | null = null;
   private persistedKey = '';
   private stoppedWaiters: ((ok: boolean) => void)[] = [];
@@ -149,18 +154,7 @@ class BotHandle {
 
   /** Loads the venue, reconciles journal and venue, then (when trading) subscribes to ticks and order updates. */
   async attach(subscribe: boolean): Promise<void> {
-    this.venue = await this.deps.venues().forUser(this.row.userId, this.row.exchange);
-    this.unsubscribers.push(
-      this.venue.onOrderUpdate((order) => {
-        if (!order.clientOrderId?.startsWith(this.prefix)) return;
-        void this.enqueue(async () => {
-          // A fill pushed on a price move: let the venue save it first (paper accounts save
-          // asynchronously), so our record of the fill is never ahead of the venue's.
-          await this.venueSettled();
-          await this.applySnapshot(order, false);
-        });
-      }),
-    );
+    this.useVenue(await this.deps.venues().forUser(this.row.userId, this.row.exchange));
     await this.enqueue(() => this.reconcile());
     if (subscribe && !this.stopped) {
       this.unsubscribers.push(
@@ -172,8 +166,61 @@ class BotHandle {
     }
   }
 
-  private async venueSettled(): Promise<void> {
-    const v = this.venue as unknown as { kind?: string; flush?: () => Promise<void> } | null;
+  /** Takes `venue` as the bot's venue and listens to its order updates (and no longer to the old one's). */
+  private useVenue(venue: Venue): void {
+    this.venueUnsub?.();
+    this.venue = venue;
+    const pushedBy = venue;
+    this.venueUnsub = venue.onOrderUpdate((order) => {
+      if (!order.clientOrderId?.startsWith(this.prefix)) return;
+      void this.enqueue(async () => {
+        // A fill pushed on a price move: let the venue save it first (paper accounts save
+        // asynchronously), so our record of the fill is never ahead of the venue's.
+        await this.venueSettled(pushedBy);
+        await this.applySnapshot(order, false);
+      });
+    });
+  }
+
+  /**
+   * The venue to call now. The registry closes a venue when the connection is replaced or removed
+   * (after the beforeConnectionChange hook stopped the bots on it) or when its keys changed elsewhere:
+   * a closed instance is never used again; the registry's current one is taken instead. When the
+   * connection is gone the bot is halted (`exchange_disconnected`) and ConnectionGoneError thrown.
+   */
+  private async currentVenue(): Promise<Venue> {
+    if (this.venue && !this.venue.closed) return this.venue;
+    let fresh: Venue;
+    try {
+      fresh = await this.deps.venues().forUser(this.row.userId, this.row.exchange);
+    } catch (err) {
+      this.venueUnsub?.();
+      this.venueUnsub = null;
+      if (!this.stopped) {
+        await this.halt('stopped', 'exchange_disconnected', err instanceof Error ? err.message : String(err));
+      }
+      throw new ConnectionGoneError('the exchange connection of this bot is gone');
+    }
+    if (fresh !== this.venue) this.useVenue(fresh);
+    return fresh;
+  }
+
+  /**
+   * The venue was closed under the bot (evicted by the registry): take the current one and reconcile,
+   * since order updates pushed by the new instance before we listened to it would otherwise be missed.
+   */
+  private async replaceClosedVenue(): Promise<void> {
+    try {
+      await this.currentVenue();
+    } catch (err) {
+      if (err instanceof ConnectionGoneError) return;
+      throw err;
+    }
+    await this.reconcile();
+  }
+
+  private async venueSettled(venue: Venue | null = this.venue): Promise<void> {
+    const v = venue as unknown as { kind?: string; flush?: () => Promise<void> } | null;
     if (v?.flush) await v.flush();
     else if (v?.kind === 'paper') await sleep(PAPER_SETTLE_MS);
   }
@@ -181,6 +228,8 @@ class BotHandle {
   detach(): void {
     this.detached = true;
     for (const u of this.unsubscribers.splice(0)) u();
+    this.venueUnsub?.();
+    this.venueUnsub = null;
   }
 
   /** Ticks are coalesced: while one waits in the queue, later prices replace it. */
@@ -197,6 +246,8 @@ class BotHandle {
       const tick = this.pendingTick;
       this.pendingTick = null;
       if (!tick || this.stopped) return;
+      if (this.venue?.closed) await this.replaceClosedVenue();
+      if (this.stopped) return;
       await this.step({ type: 'tick', price: tick.price, ts: tick.ts }, {}, tick.at);
     });
   }
@@ -363,16 +414,11 @@ class BotHandle {
     }
   }
 
-  private venueOrThrow(): Venue {
-    if (!this.venue) throw new Error('bot has no venue');
-    return this.venue;
-  }
-
   /** Looks an order up by client id, retrying transient errors; null when the venue has none. */
   private async lookup(clientOrderId: string): Promise<Order | null> {
-    const venue = this.venueOrThrow();
     for (let attempt = 0; ; attempt++) {
       try {
+        const venue = await this.currentVenue();
         return await venue.fetchOrderByClientId(clientOrderId, this.row.symbol);
       } catch (err) {
         if (err instanceof VenueError && err.action === 'retry' && attempt < MAX_PLACE_ATTEMPTS) {
@@ -390,9 +436,9 @@ class BotHandle {
 
   /** Sends a journaled order. Never retried blindly: after a transient error it is looked up first. */
   private async place(c: PlaceOrderCommand): Promise<void> {
-    const venue = this.venueOrThrow();
     for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
       try {
+        const venue = await this.currentVenue();
         const order = await venue.createOrder({
           symbol: this.row.symbol,
           side: c.side,
@@ -404,6 +450,7 @@ class BotHandle {
         await this.applySnapshot(order, true);
         return;
       } catch (err) {
+        if (err instanceof ConnectionGoneError) return;
         if (err instanceof VenueError && err.action === 'retry') {
           const delay = this.backoff(attempt);
           await this.logEvent('warn', 'exchange_error', {
@@ -467,7 +514,6 @@ class BotHandle {
   }
 
   private async cancel(clientOrderId: string): Promise<void> {
-    const venue = this.venueOrThrow();
     const entry = this.journal.get(clientOrderId);
     if (entry && FINAL.has(entry.status)) {
       // Already settled: the strategy heard about it (or will ignore it); nothing to send.
@@ -484,10 +530,12 @@ class BotHandle {
           await this.applySnapshot(found, false);
           return;
         }
+        const venue = await this.currentVenue();
         const order = await venue.cancelOrder(found.id, this.row.symbol);
         await this.applySnapshot(order, false);
         return;
       } catch (err) {
+        if (err instanceof ConnectionGoneError) return;
         if (err instanceof OrderNotFoundError) continue;
         if (err instanceof VenueError && err.action === 'retry') {
           await sleep(this.backoff(attempt));
@@ -523,7 +571,7 @@ class BotHandle {
 
   private async cancelOrphan(order: Order): Promise<void> {
     try {
-      await this.venueOrThrow().cancelOrder(order.id, this.row.symbol);
+      await (await this.currentVenue()).cancelOrder(order.id, this.row.symbol);
     } catch (err) {
       this.deps.log.warn({ err, botId: this.id }, 'could not cancel an orphan order');
     }
@@ -633,7 +681,6 @@ class BotHandle {
    * orders with our prefix that the journal does not know are cancelled.
    */
   async reconcile(): Promise<void> {
-    const venue = this.venueOrThrow();
     const live = await this.deps.store.liveOrders(this.id);
     for (const r of live)
       this.journal.set(r.clientOrderId, { status: r.status, filled: num(r.filled), role: r.role });
@@ -647,6 +694,7 @@ class BotHandle {
       if (found.status === 'open' && r.cancelRequested) await this.cancel(r.clientOrderId);
     }
     const known = await this.deps.store.knownClientIds(this.id);
+    const venue = await this.currentVenue();
     const open = await venue.fetchOpenOrders(this.row.symbol);
     for (const o of open) {
       if (!o.clientOrderId?.startsWith(this.prefix) || known.has(o.clientOrderId)) continue;
@@ -725,6 +773,14 @@ export class BotRunner {
   forget(h: BotHandle) {
     h.detach();
     if (this.handles.get(h.id) === h) this.handles.delete(h.id);
+  }
+
+  /** Stops running a bot in this process without the strategy (its connection is going away). */
+  drop(botId: string): void {
+    const h = this.handles.get(botId);
+    if (!h) return;
+    h.stopped = true;
+    this.forget(h);
   }
 
   has(botId: string) {
