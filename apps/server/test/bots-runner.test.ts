@@ -62,6 +62,7 @@ class FaultyVenue implements Venue {
   fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
   createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
   onOrderUpdate = (l: Parameters<Venue['onOrderUpdate']>[0]) => this.paper.onOrderUpdate(l);
+  flush = () => this.paper.flush();
   close = () => Promise.resolve();
 }
 

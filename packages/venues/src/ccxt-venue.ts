@@ -472,6 +472,11 @@ export class CcxtVenue implements Venue {
     return () => undefined;
   }
 
+  /** Nothing is saved locally: every change is the exchange's. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** True after close() (the registry evicted it): callers take a fresh venue. */
   closed = false;
 

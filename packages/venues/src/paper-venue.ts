@@ -699,6 +699,19 @@ export class PaperVenue implements Venue {
     return flush;
   }
 
+  /**
+   * Resolves when every save started or queued before (or while) waiting has completed, failed ones
+   * included (a failed save keeps its changes for the next one). Fills made on a price move are saved
+   * without a caller awaiting them: flush() is how a caller knows they are stored.
+   */
+  async flush(): Promise<void> {
+    for (;;) {
+      const tail = this.inFlight;
+      await tail;
+      if (tail === this.inFlight && this.pendingFlush === null) return;
+    }
+  }
+
   private async persistOrThrow(): Promise<void> {
     try {
       await this.persist();

@@ -137,4 +137,9 @@ export interface Venue extends MarketDataSource {
    * fresh venue from the registry (optional: venues without it are never reported closed).
    */
   readonly closed?: boolean;
+  /**
+   * Resolves when every change made so far is durably saved (paper: every pending store save has
+   * completed, including those of fills made on a price move). Live venues have nothing to wait for.
+   */
+  flush?(): Promise<void>;
 }

@@ -329,6 +329,48 @@ describe('PaperVenue', () => {
     expect((await second.fetchOrder(o.id, 'ETH/USDT')).status).toBe('closed');
   });
 
+  it('flush() waits for a slow store to save a fill made on a price move', async () => {
+    const inner = new MemoryPaperStore();
+    let gate: (() => void) | null = null;
+    let slow = false;
+    const store: PaperStore = {
+      load: (id) => inner.load(id),
+      save: async (id, c) => {
+        if (slow) await new Promise<void>((r) => (gate = r));
+        await inner.save(id, c);
+      },
+    };
+    const { venue, sim } = setup({ store });
+    sim.setPrice('binance', 'ETH/USDT', 3400);
+    const o = await venue.createOrder({
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      type: 'limit',
+      amount: 1,
+      price: 3000,
+      clientOrderId: 'f1',
+    });
+    const pushed: string[] = [];
+    venue.onOrderUpdate((u) => pushed.push(u.status));
+    slow = true;
+    sim.setPrice('binance', 'ETH/USDT', 2990); // fills now; its save waits at the gate
+    expect(pushed).toEqual(['closed']);
+    let flushed = false;
+    const done = venue.flush().then(() => (flushed = true));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(flushed).toBe(false);
+    const savedBefore = (await inner.load('acct-1'))!.orders.find((x) => x.id === o.id);
+    expect(savedBefore?.status).toBe('open');
+    slow = false;
+    (gate as (() => void) | null)?.();
+    await done;
+    expect(flushed).toBe(true);
+    const saved = (await inner.load('acct-1'))!.orders.find((x) => x.id === o.id);
+    expect(saved?.status).toBe('closed');
+    // Nothing pending: resolves at once.
+    await venue.flush();
+  });
+
   it('a failing store makes createOrder throw a retryable error; the order is found by client id', async () => {
     const inner = new MemoryPaperStore();
     let fail = false;

@@ -68,8 +68,6 @@ export function strategyIdOf(botId: string): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FINAL = new Set(['filled', 'cancelled', 'rejected']);
 const MAX_PLACE_ATTEMPTS = 4;
-/** Without a venue flush(), how long a pushed paper fill waits for the venue's own save. */
-const PAPER_SETTLE_MS = 15;
 
 function num(v: string | null | undefined): number {
   return v === null || v === undefined ? 0 : Number(v);
@@ -219,10 +217,9 @@ class BotHandle {
     await this.reconcile();
   }
 
+  /** Waits until the venue has saved everything it did so far (PaperVenue.flush; live venues have none). */
   private async venueSettled(venue: Venue | null = this.venue): Promise<void> {
-    const v = venue as unknown as { kind?: string; flush?: () => Promise<void> } | null;
-    if (v?.flush) await v.flush();
-    else if (v?.kind === 'paper') await sleep(PAPER_SETTLE_MS);
+    if (venue?.flush) await venue.flush();
   }
 
   detach(): void {
