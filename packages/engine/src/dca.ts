@@ -985,3 +985,75 @@ export const gridBotDca: Strategy<DcaState, DcaConfig> = {
   create: createDcaBot,
   step: stepDca,
 };
+
+// ---------------------------------------------------------------------------------------------------
+// Quiet ticks (for runners with many bots)
+
+/**
+ * Prices (strictly between `low` and `high`) and times (strictly before `until`) at which a tick
+ * provably does nothing but record itself: `stepDca(state, tick)` returns no command and a state equal
+ * to `quietTick(state, price, ts)` (only `lastPrice` and `lastTs` change). Bounds are exclusive and may
+ * be conservative: a tick outside the band is simply stepped. The band does not change with a quiet
+ * tick (it depends on `lastPrice` only through which side of the range an out-of-range bot is on).
+ */
+export interface DcaQuietBand {
+  low: number;
+  high: number;
+  until: number;
+}
+
+/** The quiet band of a state, or null when every tick must be stepped. */
+export function quietBand(state: DcaState): DcaQuietBand | null {
+  const s = state;
+  if (s.status === 'stopped' || s.status === 'stopping') {
+    return { low: 0, high: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY };
+  }
+  let low = 0;
+  let high = Number.POSITIVE_INFINITY;
+  let until = Number.POSITIVE_INFINITY;
+  const { sl, tpPlus } = s.config;
+  if (sl !== null && sl !== undefined) low = Math.max(low, sl);
+  if (tpPlus !== null && tpPlus !== undefined) high = Math.min(high, tpPlus);
+  if (s.status === 'starting') {
+    if (s.entry === null) {
+      if (s.buyRetryAt === null) return null;
+      until = s.buyRetryAt;
+    }
+    return low < high ? { low, high, until } : null;
+  }
+  // running
+  if (s.anchor === null || s.ladderK === null || s.inRange === null || s.lastPrice === null) return null;
+  if (s.lots.some((l) => !l.tp && !l.close && !l.tpBlocked)) return null;
+  if (s.buyRetryAt !== null) until = s.buyRetryAt;
+  const ladder = ladderOf(s);
+  if (!ladder) return null;
+  // firstLevelBelow(price) stays ladderK while level(K) < price ≤ level(K − 1).
+  low = Math.max(low, priceAt(ladder, s.ladderK));
+  if (s.ladderK > 0) high = Math.min(high, priceAt(ladder, s.ladderK - 1));
+  const rLow = rangeLow(s)!;
+  const rHigh = rangeHigh(s)!;
+  if (s.inRange) {
+    low = Math.max(low, rLow);
+    high = Math.min(high, rHigh);
+  } else if (s.lastPrice > rHigh) {
+    // Above the range: RA would relocate.
+    if (s.config.raEnabled) return null;
+    low = Math.max(low, rHigh);
+  } else if (s.lastPrice < rLow) {
+    high = Math.min(high, rLow);
+  } else {
+    return null;
+  }
+  return low < high ? { low, high, until } : null;
+}
+
+/** Whether a tick at `price`, `ts` is inside the band (so `quietTick` is what `stepDca` would do). */
+export function isQuietTick(band: DcaQuietBand | null, price: number, ts: number): boolean {
+  return band !== null && price > band.low && price < band.high && ts < band.until;
+}
+
+/** The state after a quiet tick: what `stepDca` returns for a tick inside the quiet band. */
+export function quietTick(state: DcaState, price: number, ts: number): DcaState {
+  if (state.status === 'stopped') return { ...state };
+  return { ...state, lastPrice: price, lastTs: ts };
+}

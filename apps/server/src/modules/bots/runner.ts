@@ -1,6 +1,10 @@
 import {
   inRange,
+  isQuietTick,
+  quietBand,
+  quietTick,
   stepDca,
+  type DcaQuietBand,
   type DcaState,
   type PlaceOrderCommand,
   type RejectReason,
@@ -106,6 +110,10 @@ class BotHandle {
   /** Unsubscribes from the current venue's order updates (moved when the venue is replaced). */
   private venueUnsub: (() => void) | null = null;
   private pendingTick: { price: number; ts: number; at: number } | null = null;
+  /** Tasks queued or running; a quiet tick is applied synchronously only when this is 0. */
+  private busy = 0;
+  private band: DcaQuietBand | null = null;
+  private bandOf: DcaState | null = null;
   private persistedKey = '';
   private stoppedWaiters: ((ok: boolean) => void)[] = [];
   private pending: StrategyCommand[] = [];
@@ -135,10 +143,14 @@ class BotHandle {
 
   /** Runs `fn` after everything queued before it; errors are logged, never thrown into the queue. */
   enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    this.busy++;
     const run = this.queue.then(fn);
     this.queue = run.then(
-      () => undefined,
+      () => {
+        this.busy--;
+      },
       (err: unknown) => {
+        this.busy--;
         this.deps.log.error({ err, botId: this.id }, 'bot task failed');
         void this.logEvent('error', 'error', { message: err instanceof Error ? err.message : String(err) });
       },
@@ -155,9 +167,7 @@ class BotHandle {
     this.useVenue(await this.deps.venues().forUser(this.row.userId, this.row.exchange));
     await this.enqueue(() => this.reconcile());
     if (subscribe && !this.stopped) {
-      this.unsubscribers.push(
-        this.deps.market().subscribe(this.row.exchange, this.row.symbol, (t) => this.onTick(t.last)),
-      );
+      this.unsubscribers.push(this.runner.joinPair(this));
       // Resume (or start) from the current price at once.
       const t = await this.deps.market().ticker(this.row.exchange, this.row.symbol);
       this.onTick(t.last);
@@ -229,10 +239,44 @@ class BotHandle {
     this.venueUnsub = null;
   }
 
+  /**
+   * A pair tick (`at`: when it reached the runner). A tick inside the strategy's quiet band
+   * (engine `quietBand`: provably no command and no change but the last price) is applied at once,
+   * without the queue, when the bot has nothing queued; every other tick is stepped through the queue.
+   */
+  onPairTick(price: number, at: number): void {
+    if (this.detached || this.stopped) return;
+    if (this.busy === 0 && this.pendingTick === null && !this.venue?.closed) {
+      if (this.bandOf !== this.state) {
+        this.band = quietBand(this.state);
+        this.bandOf = this.state;
+      }
+      const ts = this.now();
+      if (isQuietTick(this.band, price, ts)) {
+        // The band does not move with a quiet tick (engine property test), so it stays cached.
+        this.state = quietTick(this.state, price, ts);
+        this.bandOf = this.state;
+        this.deps.onStep?.(this.id, performance.now() - at, 0, true);
+        return;
+      }
+      // Outside the band: the (pure) step is run here; when it issues no command and changes nothing
+      // that is persisted (the same test step() uses to skip the write), its state is taken at once.
+      // Otherwise the tick goes through the queue, where the same step is computed again and carried out.
+      if (Number.isFinite(price) && price > 0) {
+        const { state, commands } = stepDca(this.state, { type: 'tick', price, ts });
+        if (commands.length === 0 && this.keyOf(state) === this.persistedKey) {
+          this.state = state;
+          this.deps.onStep?.(this.id, performance.now() - at, 0, true);
+          return;
+        }
+      }
+    }
+    this.onTick(price, at);
+  }
+
   /** Ticks are coalesced: while one waits in the queue, later prices replace it. */
-  onTick(price: number): void {
+  onTick(price: number, at = performance.now()): void {
     if (this.detached || this.stopped || !Number.isFinite(price) || price <= 0) return;
-    const at = performance.now();
     if (this.pendingTick) {
       this.pendingTick.price = price;
       this.pendingTick.ts = this.now();
@@ -716,6 +760,8 @@ class BotHandle {
  */
 export class BotRunner {
   private handles = new Map<string, BotHandle>();
+  /** One market subscription per (exchange, symbol), fanned out to the bots trading it. */
+  private pairs = new Map<string, { bots: Set<BotHandle>; unsubscribe: () => void }>();
   private attaching = new Map<string, Promise<BotHandle>>();
   private heartbeat: NodeJS.Timeout | null = null;
   private closed = false;
@@ -782,6 +828,33 @@ export class BotRunner {
 
   has(botId: string) {
     return this.handles.has(botId);
+  }
+
+  /**
+   * Adds a bot to its pair's tick fan-out (subscribing upstream for the first bot of the pair); the
+   * tick's arrival time is taken once per pair tick, so a bot's latency includes the bots before it.
+   */
+  joinPair(h: BotHandle): () => void {
+    const key = `${h.row.exchange}|${h.row.symbol}`;
+    let pair = this.pairs.get(key);
+    if (!pair) {
+      const bots = new Set<BotHandle>();
+      const unsubscribe = this.deps.market().subscribe(h.row.exchange, h.row.symbol, (t) => {
+        const at = performance.now();
+        for (const b of bots) b.onPairTick(t.last, at);
+      });
+      pair = { bots, unsubscribe };
+      this.pairs.set(key, pair);
+    }
+    const p = pair;
+    p.bots.add(h);
+    return () => {
+      p.bots.delete(h);
+      if (p.bots.size === 0 && this.pairs.get(key) === p) {
+        this.pairs.delete(key);
+        p.unsubscribe();
+      }
+    };
   }
 
   handle(botId: string): BotHandle | undefined {

@@ -1,0 +1,216 @@
+/**
+ * quietBand: a tick strictly inside the band (and before `until`) must do exactly what stepDca does:
+ * no command, and a state that differs only in lastPrice / lastTs. Checked against stepDca on every
+ * state the simulator passes through (random configs, price paths, user actions, fills, rejections),
+ * at prices next to both edges of the band and at random prices inside it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  isQuietTick,
+  quietBand,
+  quietTick,
+  roundDownToStep,
+  stepDca,
+  type DcaConfig,
+  type DcaState,
+} from '../src/index';
+import { DcaSim } from './dca-sim';
+
+const STEP = 0.01;
+const onGrid = (p: number) => Math.max(STEP, roundDownToStep(p, STEP));
+
+type Action =
+  | { kind: 'move'; pct: number; dt: number }
+  | { kind: 'relocate' }
+  | { kind: 'ra'; enabled: boolean }
+  | { kind: 'sl'; pctBelow: number | null }
+  | { kind: 'tpPlus'; pctAbove: number | null }
+  | { kind: 'stop'; mode: 'close_market' | 'cancel_only' };
+
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 30,
+    arbitrary: fc.record({
+      kind: fc.constant('move' as const),
+      pct: fc.double({ min: -4, max: 4, noNaN: true }),
+      dt: fc.integer({ min: 1000, max: 120_000 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('relocate' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ra' as const), enabled: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('sl' as const),
+      pctBelow: fc.option(fc.integer({ min: 1, max: 20 })),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('tpPlus' as const),
+      pctAbove: fc.option(fc.integer({ min: 1, max: 20 })),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('stop' as const),
+      mode: fc.constantFrom('close_market' as const, 'cancel_only' as const),
+    }),
+  },
+);
+
+const scenarioArb = fc.record({
+  amount: fc.constantFrom(10, 20, 100),
+  tpPct: fc.constantFrom(0.5, 1, 3),
+  sepPct: fc.constantFrom(0.5, 1, 3),
+  os: fc.integer({ min: 0, max: 6 }),
+  minCost: fc.constantFrom(0, 5, 10),
+  raEnabled: fc.boolean(),
+  budget: fc.constantFrom(25, 150, 100_000),
+  fillsFirst: fc.boolean(),
+  partialFills: fc.boolean(),
+  delayCancels: fc.boolean(),
+  startPrice: fc.constantFrom(0.5, 3.21, 100, 64_000),
+  actions: fc.array(actionArb, { minLength: 1, maxLength: 80 }),
+  fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
+});
+
+/** Prices to try inside (low, high): next to each edge and a few inside. */
+function candidates(low: number, high: number, fractions: number[]): number[] {
+  const out: number[] = [];
+  const hi = Number.isFinite(high) ? high : Math.max(low * 4, 1);
+  const eps = (x: number) => Math.max(Math.abs(x) * 1e-12, 1e-300);
+  out.push(low + eps(low), hi - eps(hi), onGrid(low + STEP), onGrid(hi - STEP));
+  for (const f of fractions) out.push(low + (hi - low) * f);
+  return out.filter((p) => p > low && p < high && p > 0);
+}
+
+function checkState(state: DcaState, ts: number, fractions: number[]): number {
+  const band = quietBand(state);
+  if (!band) return 0;
+  let checked = 0;
+  for (const price of candidates(band.low, band.high, fractions)) {
+    for (const t of [ts, ts + 1000, band.until - 1]) {
+      if (!Number.isFinite(t) || !isQuietTick(band, price, t)) continue;
+      const { state: next, commands } = stepDca(state, { type: 'tick', price, ts: t });
+      expect(commands, `price ${price} in (${band.low}, ${band.high})`).toEqual([]);
+      expect(next).toEqual(quietTick(state, price, t));
+      // The band does not move with a quiet tick.
+      expect(quietBand(next)).toEqual(band);
+      checked++;
+    }
+  }
+  return checked;
+}
+
+describe('quietBand (property)', () => {
+  it('a tick inside the quiet band is exactly what stepDca does with it', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const config: DcaConfig = {
+          symbol: 'BTC/USDT',
+          amount: s.amount,
+          tpPct: s.tpPct,
+          sepPct: s.sepPct,
+          os: s.os,
+          direction: 'LONG',
+          market: {
+            amountStep: 0.0001,
+            priceStep: STEP,
+            minAmount: 0,
+            minCost: s.minCost,
+            takerFee: 0.001,
+            makerFee: 0.001,
+          },
+          raEnabled: s.raEnabled,
+        };
+        const sim = new DcaSim('bot9', config, {
+          budget: s.budget,
+          feeRate: 0.001,
+          fillsFirst: s.fillsFirst,
+          partialFills: s.partialFills,
+          delayCancels: s.delayCancels,
+          duplicateEvents: false,
+        });
+        let ts = 1_700_000_000_000;
+        sim.onStep = (x) => {
+          checked += checkState(x.state, ts, s.fractions);
+        };
+        let price = onGrid(s.startPrice);
+        checked += checkState(sim.state, ts, s.fractions);
+        sim.tick(price, ts);
+        for (const a of s.actions) {
+          if (sim.state.status === 'stopped') break;
+          if (a.kind === 'move') {
+            price = onGrid(price * (1 + a.pct / 100));
+            ts += a.dt;
+            sim.tick(price, ts);
+          } else if (a.kind === 'relocate') sim.act({ type: 'relocate', ts });
+          else if (a.kind === 'ra') sim.act({ type: 'set_ra', enabled: a.enabled, ts });
+          else if (a.kind === 'sl')
+            sim.act({
+              type: 'set_sl',
+              sl: a.pctBelow === null ? null : onGrid(price * (1 - a.pctBelow / 100)),
+              ts,
+            });
+          else if (a.kind === 'tpPlus')
+            sim.act({
+              type: 'set_tp_plus',
+              tpPlus: a.pctAbove === null ? null : onGrid(price * (1 + a.pctAbove / 100)),
+              ts,
+            });
+          else sim.act({ type: 'stop', mode: a.mode, ts });
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The property is not vacuous: many quiet ticks were compared.
+    expect(checked).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('has no band before the first price; the bands of a fresh ladder', () => {
+    const config: DcaConfig = {
+      symbol: 'BTC/USDT',
+      amount: 20,
+      tpPct: 1,
+      sepPct: 1,
+      os: 3,
+      direction: 'LONG',
+      raEnabled: false,
+      market: {
+        amountStep: 0.0001,
+        priceStep: STEP,
+        minAmount: 0,
+        minCost: 5,
+        takerFee: 0.001,
+        makerFee: 0.001,
+      },
+    };
+    const sim = new DcaSim('b', config, {
+      budget: 1000,
+      feeRate: 0.001,
+      fillsFirst: false,
+      partialFills: false,
+      delayCancels: false,
+      duplicateEvents: false,
+    });
+    expect(quietBand(sim.state)).toBeNull();
+    sim.tick(100, 1000);
+    const band = quietBand(sim.state)!;
+    // Running, level 0 = the anchor 100, then 99, 98.01…: quiet while the first level below stays 99.
+    expect(band.low).toBe(99);
+    expect(band.high).toBe(100);
+    expect(isQuietTick(band, 99.5, 2000)).toBe(true);
+    expect(isQuietTick(band, 99, 2000)).toBe(false);
+    expect(isQuietTick(band, 100.5, 2000)).toBe(false);
+    // Above the anchor: the next band reaches the top of the range, P0 × (1 + T).
+    sim.tick(100.5, 3000);
+    const above = quietBand(sim.state)!;
+    expect(above.low).toBe(100);
+    expect(above.high).toBeCloseTo(101, 10);
+  });
+});
