@@ -1,5 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import { InDevelopment } from '../../../shared/ui/InDevelopment';
 
+/** A later issue builds this screen; until then it says plainly that it is in development. */
 export function GlobalPendingOrdersPage() {
-  return <InDevelopment title="Global Pending Orders" />;
+  const { t } = useTranslation();
+  return <InDevelopment title={t('pending.title')} />;
 }
