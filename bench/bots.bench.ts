@@ -15,6 +15,7 @@ import {
   type Ticker,
   type Venue,
 } from '@bytx/venues';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import type { MarketHub, VenueRegistry } from '../apps/server/src/context';
 import type {
@@ -205,6 +206,12 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
   lat.length = 0;
   commands = 0;
   if (global.gc) global.gc();
+  // GC pauses during the ticking phase: the tail of the latency is compared against them.
+  const gcPauses: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcPauses.push(e.duration);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   let rssPeak = process.memoryUsage().rss;
@@ -230,6 +237,8 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
   }
   const wall = performance.now() - wall0;
   const cpu = process.cpuUsage(cpu0);
+  await new Promise((r) => setImmediate(r));
+  gcObserver.disconnect();
   await runner.close();
   for (const v of venues.values()) await v.close();
   lat.sort((a, b) => a - b);
@@ -245,6 +254,9 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
     commands,
     cpuPct: ((cpu.user + cpu.system) / 1000 / wall) * 100,
     rssMb: rssPeak / 2 ** 20,
+    gcCount: gcPauses.length,
+    gcTotalMs: gcPauses.reduce((a, b) => a + b, 0),
+    gcMaxMs: Math.max(0, ...gcPauses),
     trades: store.trades,
   };
 }
@@ -259,7 +271,7 @@ export default async function botsBench(): Promise<BenchSection[]> {
     results.push(await run(small, ticks, scenario), await run(large, ticks, scenario));
   }
   const row = (r: (typeof results)[number]) =>
-    `| ${r.scenario} | ${r.nBots.toLocaleString('en')} | ${r.ticks} | ${r.steps.toLocaleString('en')} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.max.toFixed(1)} | ${r.commands.toLocaleString('en')} | ${r.cpuPct.toFixed(0)}% | ${r.rssMb.toFixed(0)} | ${r.setupS.toFixed(1)} |`;
+    `| ${r.scenario} | ${r.nBots.toLocaleString('en')} | ${r.ticks} | ${r.steps.toLocaleString('en')} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.max.toFixed(1)} | ${r.commands.toLocaleString('en')} | ${r.cpuPct.toFixed(0)}% | ${r.rssMb.toFixed(0)} | ${r.gcCount} / ${r.gcTotalMs.toFixed(0)} / ${r.gcMaxMs.toFixed(1)} | ${r.setupS.toFixed(1)} |`;
   const verdict = (scenario: Scenario) => {
     const s = results.find((r) => r.scenario === scenario && r.nBots === small)!;
     const l = results.find((r) => r.scenario === scenario && r.nBots === large)!;
@@ -275,8 +287,10 @@ export default async function botsBench(): Promise<BenchSection[]> {
     'Scenarios: stress = ±0.4% every second (levels 0.5% apart are crossed constantly); market = seeded random walk, σ 0.03% a second.',
     'CPU is process CPU time over wall time during the ticking phase (100% = one core).',
     '',
-    '| scenario | bots | ticks | tick steps | p50 ms | p99 ms | max ms | commands | CPU | peak RSS MB | setup s |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    'GC: pauses during the ticking phase, count / total ms / longest ms.',
+    '',
+    '| scenario | bots | ticks | tick steps | p50 ms | p99 ms | max ms | commands | CPU | peak RSS MB | GC n / ms / max | setup s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map(row),
     '',
     'Goal: 10,000 bots with p99 < 5 ms and < 1 GB.',

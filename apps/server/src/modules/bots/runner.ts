@@ -2,7 +2,6 @@ import {
   inRange,
   isQuietTick,
   quietBand,
-  quietTick,
   stepDca,
   type DcaQuietBand,
   type DcaState,
@@ -253,9 +252,13 @@ class BotHandle {
       }
       const ts = this.now();
       if (isQuietTick(this.band, price, ts)) {
-        // The band does not move with a quiet tick (engine property test), so it stays cached.
-        this.state = quietTick(this.state, price, ts);
-        this.bandOf = this.state;
+        // A quiet tick changes only lastPrice and lastTs (engine `quietTick`, property-tested), so it is
+        // applied in place: replacing every bot's state object each second made each young-generation
+        // GC copy 10,000 surviving states (5-12 ms pauses at 10,000 bots). The band stays cached.
+        if (this.state.status !== 'stopped') {
+          this.state.lastPrice = price;
+          this.state.lastTs = ts;
+        }
         this.deps.onStep?.(this.id, performance.now() - at, 0, true);
         return;
       }
