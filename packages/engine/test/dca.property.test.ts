@@ -20,6 +20,7 @@ import {
   type StrategyCommand,
   type StrategyEvent,
 } from '../src/index';
+import { actionArb, type Action } from './actions';
 import { DcaSim, type SimOptions } from './dca-sim';
 
 const PRICE_STEP = 0.01;
@@ -43,45 +44,16 @@ const optsArb = fc.record({
   duplicateEvents: fc.boolean(),
 });
 
-type Action =
-  | { kind: 'move'; pct: number; dt: number }
-  | { kind: 'relocate' }
-  | { kind: 'ra'; enabled: boolean }
-  | { kind: 'sl'; pctBelow: number | null }
-  | { kind: 'tpPlus'; pctAbove: number | null };
-
-const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  {
-    weight: 30,
-    arbitrary: fc.record({
-      kind: fc.constant('move' as const),
-      pct: fc.double({ min: -4, max: 4, noNaN: true }),
-      dt: fc.integer({ min: 1000, max: 120_000 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('relocate' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ra' as const), enabled: fc.boolean() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('sl' as const),
-      pctBelow: fc.option(fc.integer({ min: 2, max: 30 })),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('tpPlus' as const),
-      pctAbove: fc.option(fc.integer({ min: 2, max: 30 })),
-    }),
-  },
-);
+// Stops are exercised through the scenario's final stop mode here, not as a random action.
+const actions = actionArb({ slTpPct: { min: 2, max: 30 }, withStop: false }) as fc.Arbitrary<
+  Exclude<Action, { kind: 'stop' }>
+>;
 
 const scenarioArb = fc.record({
   cfg: configArb,
   opts: optsArb,
   startPrice: fc.constantFrom(0.5, 3.21, 100, 2500, 64_000),
-  actions: fc.array(actionArb, { minLength: 1, maxLength: 120 }),
+  actions: fc.array(actions, { minLength: 1, maxLength: 120 }),
   stop: fc.constantFrom('close_market' as const, 'cancel_only' as const, null),
 });
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;

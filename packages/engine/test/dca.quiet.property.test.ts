@@ -15,52 +15,13 @@ import {
   type DcaConfig,
   type DcaState,
 } from '../src/index';
+import { actionArb } from './actions';
 import { DcaSim } from './dca-sim';
 
 const STEP = 0.01;
 const onGrid = (p: number) => Math.max(STEP, roundDownToStep(p, STEP));
 
-type Action =
-  | { kind: 'move'; pct: number; dt: number }
-  | { kind: 'relocate' }
-  | { kind: 'ra'; enabled: boolean }
-  | { kind: 'sl'; pctBelow: number | null }
-  | { kind: 'tpPlus'; pctAbove: number | null }
-  | { kind: 'stop'; mode: 'close_market' | 'cancel_only' };
-
-const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  {
-    weight: 30,
-    arbitrary: fc.record({
-      kind: fc.constant('move' as const),
-      pct: fc.double({ min: -4, max: 4, noNaN: true }),
-      dt: fc.integer({ min: 1000, max: 120_000 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('relocate' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ra' as const), enabled: fc.boolean() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('sl' as const),
-      pctBelow: fc.option(fc.integer({ min: 1, max: 20 })),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('tpPlus' as const),
-      pctAbove: fc.option(fc.integer({ min: 1, max: 20 })),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('stop' as const),
-      mode: fc.constantFrom('close_market' as const, 'cancel_only' as const),
-    }),
-  },
-);
+const actions = actionArb({ slTpPct: { min: 1, max: 20 }, withStop: true });
 
 const scenarioArb = fc.record({
   amount: fc.constantFrom(10, 20, 100),
@@ -74,7 +35,7 @@ const scenarioArb = fc.record({
   partialFills: fc.boolean(),
   delayCancels: fc.boolean(),
   startPrice: fc.constantFrom(0.5, 3.21, 100, 64_000),
-  actions: fc.array(actionArb, { minLength: 1, maxLength: 80 }),
+  actions: fc.array(actions, { minLength: 1, maxLength: 80 }),
   fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
 });
 
