@@ -79,7 +79,7 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
       [{ exchange: '' }, 400, DCA_MESSAGES.noExchange],
       [{ exchange: 'kraken' }, 400, DCA_MESSAGES.notConnected],
       [{ symbol: '' }, 400, DCA_MESSAGES.noPair],
-      [{ symbol: 'NOPE/USDT' }, 400, '⚠️ This pair is not available on binance.'],
+      [{ symbol: 'NOPE/USDT' }, 400, '⚠️ This pair is not available on Binance.'],
       [{ amount: 'veinte' }, 400, DCA_MESSAGES.badAmount],
       [{ amount: '' }, 400, DCA_MESSAGES.badAmount],
       [

@@ -101,3 +101,7 @@ export const PLANS = [
   { id: 'advanced', name: 'Advanced', priceUsd: 15 },
   { id: 'professional', name: 'Professional', priceUsd: 30 },
 ] as const;
+
+/** The display name of an exchange key ('binance' -> 'Binance'); the key itself when unknown. */
+export const exchangeDisplayName = (key: string): string =>
+  EXCHANGES.find((e) => e.key === key.toLowerCase())?.name ?? key;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DCA_MESSAGES,
   EXCHANGE_KEYS,
+  exchangeDisplayName,
   fillMessage,
   MIN_TP_SEP_PCT,
   type BotEventView,
@@ -148,7 +149,10 @@ export class DcaService {
     const ex = exchange.toLowerCase();
     const sym = symbol.toUpperCase();
     const market = await this.market.market(ex, sym).catch(() => null);
-    if (!market) throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange }));
+    if (!market)
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
     const t = await this.market.ticker(ex, sym);
     const price = t.last;
     const minCost = Math.max(market.minCost, market.minAmount * price);
@@ -177,7 +181,10 @@ export class DcaService {
     const symbol = (body.symbol ?? '').trim().toUpperCase();
     if (!symbol) throw badRequest(DCA_MESSAGES.noPair);
     const market = await this.market.market(exchange, symbol).catch(() => null);
-    if (!market || !market.active) throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange }));
+    if (!market || !market.active)
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
     const amount = parseLooseNumber(body.amount ?? '');
     if (amount === null || amount <= 0) throw badRequest(DCA_MESSAGES.badAmount);
     const osRaw = parseLooseNumber(body.os ?? '');

@@ -1,6 +1,6 @@
 import {
   EXCHANGE_KEYS,
-  EXCHANGES,
+  exchangeDisplayName,
   isExchangeAvailable,
   MISSING_KEYS_MESSAGE,
   PASSPHRASE_EXCHANGES,
@@ -27,7 +27,7 @@ import type { DbVenueRegistry } from './venue-registry';
 
 export const COULD_NOT_CONNECT = 'Could not connect to exchange.';
 
-const nameOf = (key: ExchangeKey) => EXCHANGES.find((e) => e.key === key)?.name ?? key;
+const nameOf = (key: ExchangeKey) => exchangeDisplayName(key);
 
 /**
  * Connecting, listing and removing exchange connections. Live keys are checked against the exchange
