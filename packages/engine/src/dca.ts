@@ -49,6 +49,8 @@ export const DCA_RANGE_LOG_INTERVAL_MS = 600_000;
 export const PNL_DECIMALS = 10;
 /** Safety bound on the ladder walk (levels visited in one step). */
 const MAX_LEVEL_WALK = 10_000;
+/** How many ladder levels the quiet band may span on each side of the current one. */
+const BAND_LEVELS = 64;
 
 /** Thrown by createDcaBot for a configuration the strategy cannot run. */
 export class DcaConfigError extends Error {
@@ -172,33 +174,46 @@ const ladders = new Map<string, Ladder>();
 const MAX_LADDERS = 50_000;
 const MAX_CACHED_LEVEL = 2048;
 
+/** The last ladder of each config object (configs are shared between steps): no key string per tick. */
+const laddersByConfig = new WeakMap<DcaConfig, Ladder>();
+
 function ladderOf(state: DcaState): Ladder | null {
   if (state.anchor === null) return null;
-  const { sepPct, market } = state.config;
-  const key = `${state.anchor}|${sepPct}|${market.priceStep}`;
+  const last = laddersByConfig.get(state.config);
+  if (last && last.anchor === state.anchor) return last;
+  const ladder = sharedLadder(state.anchor, state.config);
+  laddersByConfig.set(state.config, ladder);
+  return ladder;
+}
+
+function sharedLadder(anchor: number, config: DcaConfig): Ladder {
+  const { sepPct, market } = config;
+  const key = `${anchor}|${sepPct}|${market.priceStep}`;
   let ladder = ladders.get(key);
   if (!ladder) {
     if (ladders.size >= MAX_LADDERS) ladders.clear();
-    ladder = { anchor: state.anchor, factor: 1 - sepPct / 100, step: market.priceStep, prices: [] };
+    ladder = { anchor, factor: 1 - sepPct / 100, step: market.priceStep, prices: [] };
     ladders.set(key, ladder);
   }
   return ladder;
 }
 
 function priceAt(ladder: Ladder, k: number): number {
-  const cached = k < MAX_CACHED_LEVEL ? ladder.prices[k] : undefined;
+  if (k >= MAX_CACHED_LEVEL) return computeLevelPrice(ladder, k);
+  const prices = ladder.prices;
+  const cached = prices[k];
   if (cached !== undefined) return cached;
-  const raw = ladder.anchor * Math.pow(ladder.factor, k);
-  // Snap float noise (95.99999999999999 → 96) before flooring to the step.
-  const p = roundDownToStep(Number(raw.toPrecision(12)), ladder.step);
-  if (k < MAX_CACHED_LEVEL) {
-    for (let i = ladder.prices.length; i < k; i++) ladder.prices.push(priceAt(ladder, i));
-    ladder.prices[k] = p;
-  }
-  return p;
+  // Filled in order, so index i always holds level i (a jump to a far level fills the ones before it).
+  for (let i = prices.length; i <= k; i++) prices.push(computeLevelPrice(ladder, i));
+  return prices[k]!;
 }
 
-/** Limit price of ladder level k: P0 × (1 − S)^k rounded DOWN to the price step; 0 without an anchor. */
+function computeLevelPrice(ladder: Ladder, k: number): number {
+  const raw = ladder.anchor * Math.pow(ladder.factor, k);
+  // Snap float noise (95.99999999999999 → 96) before flooring to the step.
+  return roundDownToStep(Number(raw.toPrecision(12)), ladder.step);
+}
+
 export function levelPrice(state: DcaState, k: number): number {
   const ladder = ladderOf(state);
   return ladder ? priceAt(ladder, k) : 0;
@@ -392,8 +407,8 @@ function onTick(cx: Cx, price: number): void {
       s.lastRangeLogTs = cx.ts;
       log(cx, 'warn', 'out_of_range', {
         price,
-        low: formatAmount(rangeLow(s) ?? 0),
-        high: formatAmount(high ?? 0),
+        low: rangeEdgeText(rangeLow(s) ?? 0),
+        high: rangeEdgeText(high ?? 0),
         side: high !== null && price > high ? 'above' : 'below',
       });
     }
@@ -401,19 +416,117 @@ function onTick(cx: Cx, price: number): void {
     log(cx, 'info', 'back_in_range', { price });
   }
   s.inRange = nowInRange;
-  // Fast path: the ladder depends on the price only through the first level below it. When that level
-  // is the same as at the last rebalance, no pause ended and no take profit waits, nothing can change.
+  // Fast path: no take profit waits, no buy is crossed, and the ladder is already what rebalance would
+  // build from the first level below this price: nothing can change (checked without allocating, since
+  // this runs on every tick of every bot).
   const ladder = ladderOf(s);
   if (
     ladder &&
-    s.ladderK !== null &&
-    s.ladderK === firstLevelBelow(ladder, price) &&
-    (s.buyRetryAt === null || cx.ts < s.buyRetryAt) &&
-    !s.lots.some((l) => !l.tp && !l.close && !l.tpBlocked)
+    !lotWaitsForTp(s) &&
+    settledAt(s, ladder, firstLevelBelow(ladder, price), backoffOver(s, cx.ts), crossedBuys(s, price))
   ) {
     return;
   }
   rebalance(cx);
+}
+
+/** Waiting buys (not being cancelled) at a level above `k`: crossed for every price whose first level below is k. */
+function buysAbove(s: DcaState, k: number): number {
+  let n = 0;
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && w.level < k) n++;
+  }
+  return n;
+}
+
+/** Waiting buys (not being cancelled) at or above `price`: the venue is filling them. */
+function crossedBuys(s: DcaState, price: number): number {
+  let n = 0;
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && w.price >= price) n++;
+  }
+  return n;
+}
+
+// The helpers below run on every tick of every bot: indexed loops, no iterators or closures.
+
+function lotWaitsForTp(s: DcaState): boolean {
+  const lots = s.lots;
+  for (let i = 0; i < lots.length; i++) {
+    const l = lots[i]!;
+    if (!l.tp && !l.close && !l.tpBlocked) return true;
+  }
+  return false;
+}
+
+/** Level `j` of this epoch is held by a lot or by a buy being cancelled (rebalance's `held`). */
+function heldLevel(s: DcaState, j: number): boolean {
+  const lots = s.lots;
+  for (let i = 0; i < lots.length; i++) {
+    const l = lots[i]!;
+    if (l.epoch === s.epoch && l.level === j) return true;
+  }
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (w.cancelling && w.epoch === s.epoch && w.level === j) return true;
+  }
+  return false;
+}
+
+function armedLevel(s: DcaState, j: number): boolean {
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && w.epoch === s.epoch && w.level === j) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether rebalance, with `k` the first level below the price and `crossed` buys at or above it,
+ * would do nothing: every other waiting buy is of this epoch and among the `os − crossed` free levels
+ * from `k` (the same walk as rebalance's `desired`), and each other of those levels is skipped or
+ * buying is paused (`canBuy`). Crossed buys are kept by rebalance, so they are not looked at.
+ */
+function settledAt(s: DcaState, ladder: Ladder, k: number, canBuy: boolean, crossed = 0): boolean {
+  let armed = 0;
+  let collected = 0;
+  let prev = Number.POSITIVE_INFINITY;
+  const slots = Math.max(0, s.config.os - crossed);
+  for (let j = k, walked = 0; collected < slots && walked < MAX_LEVEL_WALK; walked++, j++) {
+    const p = priceAt(ladder, j);
+    if (!(p > 0)) break;
+    if (p >= prev) continue;
+    prev = p;
+    if (heldLevel(s, j)) continue;
+    collected++;
+    if (armedLevel(s, j)) armed++;
+    else if (canBuy && !s.skippedLevels.includes(j)) return false;
+  }
+  let active = 0;
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) if (!buys[i]!.cancelling) active++;
+  return armed === active - crossed;
+}
+
+/**
+ * formatAmount of a range edge, remembered: bots started at the same price share their edges, and a
+ * price move takes many of them out of range in the same tick (exact decimal formatting is ~µs each).
+ */
+const edgeTexts = new Map<number, string>();
+function rangeEdgeText(x: number): string {
+  let t = edgeTexts.get(x);
+  if (t === undefined) {
+    if (edgeTexts.size >= 10_000) edgeTexts.clear();
+    t = formatAmount(x);
+    edgeTexts.set(x, t);
+  }
+  return t;
 }
 
 /** SL (price at or below) and TP+ (price at or above): sell every lot at market and stop. */
@@ -1022,14 +1135,36 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
     return low < high ? { low, high, until } : null;
   }
   // running
-  if (s.anchor === null || s.ladderK === null || s.inRange === null || s.lastPrice === null) return null;
-  if (s.lots.some((l) => !l.tp && !l.close && !l.tpBlocked)) return null;
+  if (s.anchor === null || s.inRange === null || s.lastPrice === null) return null;
+  if (lotWaitsForTp(s)) return null;
   if (s.buyRetryAt !== null) until = s.buyRetryAt;
   const ladder = ladderOf(s);
   if (!ladder) return null;
-  // firstLevelBelow(price) stays ladderK while level(K) < price ≤ level(K − 1).
-  low = Math.max(low, priceAt(ladder, s.ladderK));
-  if (s.ladderK > 0) high = Math.min(high, priceAt(ladder, s.ladderK - 1));
+  // onTick's fast path holds for a price p when the ladder is settled at k = firstLevelBelow(p), i.e.
+  // level(k) < p ≤ level(k − 1), with the buys at or above p crossed (kept while the venue fills them).
+  // Every waiting buy is of this epoch (else no band), so a buy at level j is crossed exactly for the k
+  // above j: the count depends on k alone. The band is the run of settled levels holding the current
+  // one, from its top level kLo down at most BAND_LEVELS levels: it depends only on the run, not on
+  // where in it the price is, so a quiet tick leaves it unchanged. A run whose top is more than
+  // BAND_LEVELS above the current level gives no band (the cost stays bounded).
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
+  }
+  const canBuy = s.buyRetryAt === null;
+  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
+  const k0 = firstLevelBelow(ladder, s.lastPrice);
+  if (!settled(k0)) return null;
+  let kLo = k0;
+  while (kLo > 0 && settled(kLo - 1)) {
+    kLo--;
+    if (k0 - kLo > BAND_LEVELS) return null;
+  }
+  let kHi = k0;
+  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
+  low = Math.max(low, priceAt(ladder, kHi));
+  if (kLo > 0) high = Math.min(high, priceAt(ladder, kLo - 1));
   const rLow = rangeLow(s)!;
   const rHigh = rangeHigh(s)!;
   if (s.inRange) {

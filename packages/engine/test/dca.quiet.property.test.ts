@@ -162,16 +162,34 @@ describe('quietBand (property)', () => {
     expect(quietBand(sim.state)).toBeNull();
     sim.tick(100, 1000);
     const band = quietBand(sim.state)!;
-    // Running, level 0 = the anchor 100, then 99, 98.01…: quiet while the first level below stays 99.
-    expect(band.low).toBe(99);
-    expect(band.high).toBe(100);
+    // Running, level 0 = the anchor 100 (held by the entry lot), buys at 99, 98.01, 97.02. Nothing a
+    // tick can do changes the ladder anywhere in the range [P0 × (1 − S)^N, P0 × (1 + T)] = [97.0299,
+    // 101]: above 99 the only level above the buys is held, and a buy at or above the price is crossed
+    // (the venue is filling it; its fill is an order event, not a tick). Crossing the anchor or a buy
+    // changes nothing until that fill arrives.
+    expect(band.low).toBeCloseTo(97.0299, 10);
+    expect(band.high).toBeCloseTo(101, 10);
     expect(isQuietTick(band, 99.5, 2000)).toBe(true);
-    expect(isQuietTick(band, 99, 2000)).toBe(false);
-    expect(isQuietTick(band, 100.5, 2000)).toBe(false);
-    // Above the anchor: the next band reaches the top of the range, P0 × (1 + T).
+    expect(isQuietTick(band, 100.5, 2000)).toBe(true);
+    expect(isQuietTick(band, 99, 2000)).toBe(true);
+    expect(isQuietTick(band, 97, 2000)).toBe(false);
+    expect(isQuietTick(band, 101.5, 2000)).toBe(false);
     sim.tick(100.5, 3000);
-    const above = quietBand(sim.state)!;
-    expect(above.low).toBe(100);
-    expect(above.high).toBeCloseTo(101, 10);
+    expect(quietBand(sim.state)).toEqual(band);
+    // The buy at 99 fills: its lot holds level 1 and takes profit at 99.99, and level 4 (96.05) is
+    // armed. The range is the same (same anchor), and so is the band.
+    sim.tick(98.5, 4000);
+    expect(sim.state.waitingBuys.map((w) => [w.level, w.price])).toEqual([
+      [2, 98.01],
+      [3, 97.02],
+      [4, 96.05],
+    ]);
+    expect(quietBand(sim.state)).toEqual(band);
+    // Out of the range below, the band ends at the range's lower edge: back in range is logged.
+    sim.tick(96.5, 5000);
+    const below = quietBand(sim.state)!;
+    expect(below.high).toBeCloseTo(97.0299, 10);
+    expect(isQuietTick(below, 96.8, 6000)).toBe(true);
+    expect(isQuietTick(below, 97.5, 6000)).toBe(false);
   });
 });
