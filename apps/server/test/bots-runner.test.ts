@@ -96,9 +96,10 @@ describe('bot runner on a paper venue and the simulated market', () => {
       market: async (_e: string, s: string) => sim.market(EX, s),
     } as unknown as MarketHub;
   };
-  const newRunner = (v: Venue = venue) => {
+  const newRunner = (v: Venue = venue, onStep?: (botId: string) => void) => {
     const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
     const r = new BotRunner({
+      ...(onStep ? { onStep } : {}),
       store: repo,
       market: hub,
       venues: () => registry,
@@ -187,6 +188,53 @@ describe('bot runner on a paper venue and the simulated market', () => {
     for (const o of await paper.fetchOpenOrders(SYM)) {
       expect((await repo.order(o.clientOrderId!))?.status).toBe('open');
     }
+  });
+
+  it('notes quiet ticks without writing them, and decides a tick before the price reaches anyone else', async () => {
+    const id = await newBot();
+    const decided: string[] = [];
+    const runner = newRunner(venue, (botId) => decided.push(botId));
+    await runner.start();
+    await until(
+      async () => (await stateOf(id)).waitingBuys.length === 3 && (await stateOf(id)).lots.length === 1,
+    );
+    await runner.idle();
+    const h = runner.handle(id)!;
+    const writtenBefore = (await events(id)).length;
+    // Entry 100,000 (TP 1%, separation 1%, 3 buys): the range is [97,029.9, 101,000] and the ladder is
+    // the same anywhere in it, so 100,200 is a quiet tick: noted, shown when read, never written.
+    sim.setPrice(EX, SYM, 100_200);
+    expect(h.state.lastPrice).toBe(100_200);
+    await runner.idle();
+    expect((await stateOf(id)).lastPrice).not.toBe(100_200);
+    expect((await events(id)).length).toBe(writtenBefore);
+
+    // 101,500 leaves the range (an out_of_range line): decided inside the price callback, before a
+    // listener subscribed after the runner sees the price; carried out (written) afterwards.
+    let decidedFirst = false;
+    const off = sim.onPairPrice(EX, SYM, () => {
+      decidedFirst = decided.length > 0;
+    });
+    decided.length = 0;
+    sim.setPrice(EX, SYM, 101_500);
+    off();
+    expect(decidedFirst).toBe(true);
+    await runner.idle();
+    expect(await events(id)).toContain('out_of_range');
+    expect((await stateOf(id)).inRange).toBe(false);
+
+    // Back in range at 100,500 (no order crossed): decided, then dropped before its commit (its
+    // connection went away): nothing is carried out or written.
+    const dropAfterDecision = sim.onPairPrice(EX, SYM, () => runner.drop(id));
+    const count = (await events(id)).length;
+    decided.length = 0;
+    sim.setPrice(EX, SYM, 100_500);
+    dropAfterDecision();
+    expect(decided).toEqual([id]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await events(id)).length).toBe(count);
+    expect(await events(id)).not.toContain('back_in_range');
+    expect((await stateOf(id)).inRange).toBe(false);
   });
 
   it('never keeps a venue the registry closed: takes the current one, reconciles, and halts without one', async () => {
