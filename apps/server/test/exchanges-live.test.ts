@@ -205,6 +205,37 @@ describe('live exchange keys', () => {
     expect((await venue.fetchBalance()).USDT?.total).toBe(123.5);
   });
 
+  it('refuses a derivatives Grid Bot DCA on live keys instead of sending spot orders for it', async () => {
+    const startBot = (apartado: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/start_bot_dca',
+        payload: {
+          user_id: user.email,
+          exchange: 'binance',
+          symbol: 'BTC/USDT',
+          amount: '20',
+          tp: '1',
+          separacion: '1',
+          os: '3',
+          apartado,
+          direction: 'SHORT',
+          leverage: 5,
+        },
+        headers: user.auth,
+      });
+    for (const apartado of ['Perpetual', 'Inverse', 'Margin']) {
+      const res = await startBot(apartado);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: string }>().error).toBe(
+        `${apartado} is not available yet: Grid Bot DCA trades Spot only for now. Choose Spot to start this bot.`,
+      );
+    }
+    const bots = await database.sql.query(`SELECT 1 FROM bots`);
+    expect(bots).toHaveLength(0);
+    expect(fake.requests.some((u) => u.includes('/api/v3/order'))).toBe(false);
+  });
+
   it('shows the live account in the wallet, preferred over a paper one', async () => {
     await connect({ exchange: 'bybit', mode: 'paper' });
     const res = await t.app.inject({ method: 'GET', url: '/api/wallet', headers: user.auth });

@@ -20,6 +20,9 @@ export const DCA_MESSAGES = {
   belowMinCost: 'Monto insuficiente. El mínimo para {pair} es ≈ {x} USDT ({n} unidades a precio {p})',
   paperOnlySpot:
     '{apartado} is not available for paper trading: paper accounts trade Spot only. Choose Spot or connect live API keys.',
+  /** Live keys: derivatives orders (perpetual, inverse, margin) are not built yet; spot orders are not sent in their place. */
+  derivativesNotYet:
+    '{apartado} is not available yet: Grid Bot DCA trades Spot only for now. Choose Spot to start this bot.',
   leverageNoExchange: 'Please select an Exchange before setting leverage.',
   alreadyActive: 'A Grid Bot DCA is already active for {symbol} on {exchange}.',
   noActiveBot: 'No active Grid Bot DCA for {symbol} on {exchange}.',

@@ -196,6 +196,10 @@ export class DcaService {
     if (kind === 'paper' && apartado !== 'Spot') {
       throw badRequest(fillMessage(DCA_MESSAGES.paperOnlySpot, { apartado }));
     }
+    if (apartado !== 'Spot') {
+      // A live venue places spot orders only: never send spot orders for a derivatives bot.
+      throw badRequest(fillMessage(DCA_MESSAGES.derivativesNotYet, { apartado }));
+    }
     const direction = body.direction ?? 'LONG';
     const leverage = body.leverage ?? (await this.repo.settings(userId, exchange, symbol)).leverage ?? 1;
     const ticker = await this.market.ticker(exchange, symbol);
