@@ -60,8 +60,20 @@ export interface RunnerDeps {
   retryBaseMs?: number;
   /** Lease heartbeat (ms). */
   heartbeatMs?: number;
-  /** Called after every strategy step with the tick-to-command latency (bench). */
-  onStep?: (botId: string, ms: number, commands: number, fromTick: boolean) => void;
+  /**
+   * Called after every strategy decision (bench): `ms` from the event's arrival at the runner (a pair's
+   * tick, or an order update pushed by the venue) to the decision; 'other' events are timed from the
+   * step's start.
+   */
+  onStep?: (botId: string, ms: number, commands: number, source: StepSource) => void;
+}
+
+export type StepSource = 'tick' | 'order' | 'other';
+
+/** When and how an event reached the runner (for the latency the bench reports). */
+interface Arrival {
+  at: number;
+  source: StepSource;
 }
 
 /** The short strategy id of a bot: client order ids are `${shortId}-${seq}` (fits every venue's limit). */
@@ -212,11 +224,12 @@ class BotHandle {
     const pushedBy = venue;
     this.venueUnsub = venue.onOrderUpdate((order) => {
       if (!order.clientOrderId?.startsWith(this.prefix)) return;
+      const arrived: Arrival = { at: performance.now(), source: 'order' };
       void this.enqueue(async () => {
         // A fill pushed on a price move: let the venue save it first (paper accounts save
         // asynchronously), so our record of the fill is never ahead of the venue's.
         await this.venueSettled(pushedBy);
-        await this.applySnapshot(order, false);
+        await this.applySnapshot(order, false, false, arrived);
       });
     });
   }
@@ -291,7 +304,7 @@ class BotHandle {
         this.quietPrice = price;
         this.quietTs = ts;
         this.quietPending = true;
-        this.deps.onStep?.(this.id, performance.now() - at, 0, true);
+        this.deps.onStep?.(this.id, performance.now() - at, 0, 'tick');
         return;
       }
       // Outside the band the (pure) step is decided here, in the price callback. When it issues no
@@ -303,7 +316,7 @@ class BotHandle {
       if (Number.isFinite(price) && price > 0) {
         const event: StrategyEvent = { type: 'tick', price, ts };
         const result = stepDca(this.state, event);
-        this.deps.onStep?.(this.id, performance.now() - at, result.commands.length, true);
+        this.deps.onStep?.(this.id, performance.now() - at, result.commands.length, 'tick');
         if (result.commands.length === 0 && this.sameAsPersisted(result.state)) {
           this.state = result.state;
           return;
@@ -339,7 +352,7 @@ class BotHandle {
       if (!tick || this.stopped) return;
       if (this.venue?.closed) await this.replaceClosedVenue();
       if (this.stopped) return;
-      await this.step({ type: 'tick', price: tick.price, ts: tick.ts }, {}, tick.at);
+      await this.step({ type: 'tick', price: tick.price, ts: tick.ts }, {}, { at: tick.at, source: 'tick' });
     });
   }
 
@@ -394,7 +407,7 @@ class BotHandle {
    * then carry out the venue commands in order. Follow-up events (fills of a market order,
    * rejections) are stepped at once, inside the same queue slot.
    */
-  async step(event: StrategyEvent, extra: Partial<BotWrite> = {}, tickAt?: number): Promise<void> {
+  async step(event: StrategyEvent, extra: Partial<BotWrite> = {}, arrived?: Arrival): Promise<void> {
     if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') {
       // The strategy is done; still record what happened to the order.
       if (extra.orderUpdates?.length || extra.events?.length) {
@@ -406,9 +419,9 @@ class BotHandle {
       }
       return;
     }
-    const t0 = tickAt ?? performance.now();
+    const t0 = arrived?.at ?? performance.now();
     const result = stepDca(this.state, event);
-    this.deps.onStep?.(this.id, performance.now() - t0, result.commands.length, tickAt !== undefined);
+    this.deps.onStep?.(this.id, performance.now() - t0, result.commands.length, arrived?.source ?? 'other');
     await this.commit(event, result, extra);
   }
 
@@ -711,7 +724,12 @@ class BotHandle {
    * the journal remembers what was already applied (createOrder's answer and the pushed update
    * carry the same fill).
    */
-  async applySnapshot(order: Order, fromPlace: boolean, reconciled = false): Promise<void> {
+  async applySnapshot(
+    order: Order,
+    fromPlace: boolean,
+    reconciled = false,
+    arrived?: Arrival,
+  ): Promise<void> {
     const cid = order.clientOrderId;
     if (!cid) return;
     let entry = this.journal.get(cid);
@@ -754,6 +772,7 @@ class BotHandle {
       await this.step(
         { type: 'order_filled', clientOrderId: cid, price, amount: order.filled, fee, ts },
         { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'filled' } }], events },
+        arrived,
       );
     } else if (order.status === 'canceled' || order.status === 'expired') {
       entry.status = 'cancelled';
@@ -766,6 +785,7 @@ class BotHandle {
           ...(order.filled > 0 ? { filled: order.filled, price, fee } : {}),
         },
         { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'cancelled' } }], events },
+        arrived,
       );
     } else if (order.status === 'rejected') {
       entry.status = 'rejected';
@@ -778,6 +798,7 @@ class BotHandle {
           ts,
         },
         { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'rejected' } }], events },
+        arrived,
       );
     } else {
       const wasPending = entry.status === 'pending_submit';
@@ -787,6 +808,7 @@ class BotHandle {
         await this.step(
           { type: 'order_partially_filled', clientOrderId: cid, filled: order.filled, price, fee, ts },
           { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'open' } }] },
+          arrived,
         );
       } else if (wasPending || fromPlace) {
         await this.deps.store.updateOrder(cid, { ...base, status: 'open' });
