@@ -148,3 +148,35 @@ export const botUserSettings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.exchange, t.symbol] })],
 );
+
+/**
+ * User actions forwarded to the runner process holding a bot's lease (migration 0301): written by the
+ * process that got the request, carried out by the holder. pending → running → done | failed.
+ */
+export const botActions = pgTable(
+  'bot_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    runnerId: text('runner_id').notNull(),
+    /** The StrategyEvent (set_sl, set_tp_plus, set_ra, relocate, stop). */
+    event: jsonb('event').notNull(),
+    /** For a stop: how long the holder waits for the strategy to report stopped (ms). */
+    stopTimeoutMs: integer('stop_timeout_ms'),
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** A stop's outcome: stopped within the timeout. */
+    ok: boolean('ok'),
+    error: text('error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    doneAt: ts('done_at'),
+  },
+  (t) => [
+    index('bot_actions_pending_idx')
+      .on(t.runnerId)
+      .where(sql`status = 'pending'`),
+  ],
+);

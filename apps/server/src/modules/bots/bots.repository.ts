@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
+import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
 
 export type BotRow = typeof bots.$inferSelect;
 export type NewBotRow = typeof bots.$inferInsert;
@@ -240,6 +240,79 @@ export class BotsRepository {
       RETURNING id`);
     const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { id: string }[];
     return list.map((r) => r.id);
+  }
+
+  /**
+   * Takes the lease of one bot for this runner when it is free, expired or already ours (or `takeAll`);
+   * a bot that is not active needs no lease. Otherwise answers who holds it.
+   */
+  async claim(
+    botId: string,
+    runnerId: string,
+    ttlMs: number,
+    takeAll: boolean,
+  ): Promise<{ ok: true } | { ok: false; holder: string }> {
+    const until = new Date(Date.now() + ttlMs).toISOString();
+    const rows = await this.db.execute(sql`
+      UPDATE bots SET leased_by = ${runnerId}, lease_until = ${until}
+      WHERE id = ${botId} AND status = 'active'
+        AND (${takeAll} OR leased_by IS NULL OR leased_by = ${runnerId} OR lease_until < now())
+      RETURNING id`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as unknown[];
+    if (list.length > 0) return { ok: true };
+    const [row] = await this.db
+      .select({ status: bots.status, leasedBy: bots.leasedBy })
+      .from(bots)
+      .where(eq(bots.id, botId));
+    if (!row || row.status !== 'active' || !row.leasedBy) return { ok: true };
+    return { ok: false, holder: row.leasedBy };
+  }
+
+  /** Gives one bot's lease back (an API-only process that took it for one action). */
+  async releaseLease(botId: string, runnerId: string): Promise<void> {
+    await this.db
+      .update(bots)
+      .set({ leasedBy: null, leaseUntil: null })
+      .where(and(eq(bots.id, botId), eq(bots.leasedBy, runnerId)));
+  }
+
+  async addAction(a: {
+    botId: string;
+    runnerId: string;
+    event: unknown;
+    stopTimeoutMs: number | null;
+  }): Promise<string> {
+    const [row] = await this.db.insert(botActions).values(a).returning({ id: botActions.id });
+    return row!.id;
+  }
+
+  async pendingActions(runnerId: string) {
+    return this.db
+      .select()
+      .from(botActions)
+      .where(and(eq(botActions.runnerId, runnerId), eq(botActions.status, 'pending')))
+      .orderBy(asc(botActions.createdAt));
+  }
+
+  /** Moves an action from `from` to `to` only if it is still in `from` (one side wins a race). */
+  async moveAction(
+    id: string,
+    from: 'pending' | 'running',
+    to: 'running' | 'done' | 'failed',
+    outcome: { ok?: boolean; error?: string } = {},
+  ): Promise<boolean> {
+    const done = to === 'running' ? {} : { doneAt: new Date() };
+    const rows = await this.db
+      .update(botActions)
+      .set({ status: to, ...done, ...outcome })
+      .where(and(eq(botActions.id, id), eq(botActions.status, from)))
+      .returning({ id: botActions.id });
+    return rows.length > 0;
+  }
+
+  async actionById(id: string) {
+    const [row] = await this.db.select().from(botActions).where(eq(botActions.id, id));
+    return row ?? null;
   }
 
   async releaseLeases(runnerId: string): Promise<void> {

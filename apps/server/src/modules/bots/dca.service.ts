@@ -546,9 +546,8 @@ export class DcaService {
     let resumed = 0;
     if (this.ctx.config.BOT_RUNNER) {
       for (const r of rows) {
-        if (this.runner.has(r.id)) continue;
-        await this.runner.get(r.id);
-        resumed++;
+        // Never a bot another live runner process holds: one strategy instance per bot.
+        if (await this.runner.adopt(r.id)) resumed++;
       }
     }
     return { success: true, active: rows.length, resumed };

@@ -24,6 +24,7 @@ import {
 } from '@bytx/venues';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MarketHub, VenueRegistry } from '../../context';
+import { HttpError } from '../../lib/errors';
 import type {
   BotOrderRow,
   BotRow,
@@ -45,6 +46,52 @@ export interface RunnerStore {
   releaseLeases(runnerId: string): Promise<void>;
 }
 
+/** A user action forwarded to the lease holder (BotsRepository; table bot_actions). */
+export interface BotActionRow {
+  id: string;
+  botId: string;
+  event: unknown;
+  stopTimeoutMs: number | null;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  ok: boolean | null;
+  error: string | null;
+}
+
+/**
+ * What several runner processes on one database need (BotsRepository has it): one bot's lease, and
+ * user actions forwarded to the process holding it. A store without it is a single process.
+ */
+export interface ActionStore {
+  claim(
+    botId: string,
+    runnerId: string,
+    ttlMs: number,
+    takeAll: boolean,
+  ): Promise<{ ok: true } | { ok: false; holder: string }>;
+  releaseLease(botId: string, runnerId: string): Promise<void>;
+  addAction(a: {
+    botId: string;
+    runnerId: string;
+    event: unknown;
+    stopTimeoutMs: number | null;
+  }): Promise<string>;
+  pendingActions(runnerId: string): Promise<BotActionRow[]>;
+  moveAction(
+    id: string,
+    from: 'pending' | 'running',
+    to: 'running' | 'done' | 'failed',
+    outcome?: { ok?: boolean; error?: string },
+  ): Promise<boolean>;
+  actionById(id: string): Promise<BotActionRow | null>;
+}
+
+function hasActions(store: RunnerStore): store is RunnerStore & ActionStore {
+  return 'claim' in store && 'addAction' in store;
+}
+
+/** The holder no longer runs the bot (lease lost, bot stopped): the sender routes the action again. */
+const NOT_HERE = 'not_here';
+
 export interface RunnerDeps {
   store: RunnerStore;
   market: () => MarketHub;
@@ -60,6 +107,10 @@ export interface RunnerDeps {
   retryBaseMs?: number;
   /** Lease heartbeat (ms). */
   heartbeatMs?: number;
+  /** How often a runner looks for actions forwarded to it, and a sender for their outcome (ms). */
+  actionPollMs?: number;
+  /** How long a sender waits for the holder to start a forwarded action before acting itself (ms). */
+  forwardTimeoutMs?: number;
   /**
    * Called after every strategy decision (bench): `ms` from the event's arrival at the runner (a pair's
    * tick, or an order update pushed by the venue) to the decision; 'other' events are timed from the
@@ -865,6 +916,8 @@ export class BotRunner {
   private pairs = new Map<string, { bots: Set<BotHandle>; unsubscribe: () => void }>();
   private attaching = new Map<string, Promise<BotHandle>>();
   private heartbeat: NodeJS.Timeout | null = null;
+  private actionTimer: NodeJS.Timeout | null = null;
+  private actionsRunning = false;
   private closed = false;
 
   constructor(readonly deps: RunnerDeps) {}
@@ -882,6 +935,42 @@ export class BotRunner {
       every,
     );
     this.heartbeat.unref();
+    const store = this.deps.store;
+    if (this.deps.autoRun && hasActions(store)) {
+      this.actionTimer = setInterval(() => void this.runForwarded(store), this.deps.actionPollMs ?? 200);
+      this.actionTimer.unref();
+    }
+  }
+
+  /** Carries out the actions other processes forwarded to this one (it holds those bots' leases). */
+  private async runForwarded(store: RunnerStore & ActionStore): Promise<void> {
+    if (this.actionsRunning || this.closed) return;
+    this.actionsRunning = true;
+    try {
+      for (const a of await store.pendingActions(this.deps.runnerId)) {
+        if (!(await store.moveAction(a.id, 'pending', 'running'))) continue; // the sender gave up on it
+        if (!this.handles.has(a.botId)) {
+          await store.moveAction(a.id, 'running', 'failed', { error: NOT_HERE });
+          continue;
+        }
+        try {
+          const event = a.event as StrategyEvent;
+          const ok =
+            event.type === 'stop'
+              ? await this.stopBot(a.botId, event.mode, a.stopTimeoutMs ?? 20_000)
+              : (await this.act(a.botId, event), true);
+          await store.moveAction(a.id, 'running', 'done', { ok });
+        } catch (err) {
+          await store.moveAction(a.id, 'running', 'failed', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      }
+    } catch (err) {
+      this.deps.log.error({ err }, 'forwarded bot actions failed');
+    } finally {
+      this.actionsRunning = false;
+    }
   }
 
   private async scan(first: boolean): Promise<void> {
@@ -899,6 +988,7 @@ export class BotRunner {
   async close(): Promise<void> {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.actionTimer) clearInterval(this.actionTimer);
     const hs = [...this.handles.values()];
     for (const h of hs) h.detach();
     await Promise.all(hs.map((h) => h.idle()));
@@ -910,6 +1000,7 @@ export class BotRunner {
   abandon(): void {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.actionTimer) clearInterval(this.actionTimer);
     for (const h of this.handles.values()) h.detach();
     this.handles.clear();
   }
@@ -985,22 +1076,117 @@ export class BotRunner {
     }
   }
 
-  /** Runs one user action on a bot (attached for the occasion when this process does not trade it). */
+  /**
+   * Runs one user action on a bot: here when this process runs it or can take its lease (an API-only
+   * process takes it for the action and gives it back), else on the process holding the lease.
+   */
   async act(botId: string, event: StrategyEvent): Promise<DcaState> {
+    const holder = await this.holderElsewhere(botId);
+    if (holder) {
+      await this.forward(botId, holder, event, null);
+      return (await this.deps.store.byId(botId))!.state as DcaState;
+    }
     const h = await this.get(botId);
-    await h.action(event);
-    if (!this.handles.has(botId)) h.detach();
+    try {
+      await h.action(event);
+    } finally {
+      await this.letGo(h);
+    }
     return h.state;
+  }
+
+  /** Starts running a bot here unless this process already does or another live runner holds it. */
+  async adopt(botId: string): Promise<boolean> {
+    if (this.handles.has(botId) || (await this.holderElsewhere(botId))) return false;
+    await this.get(botId);
+    return this.handles.has(botId);
   }
 
   /** Stops a bot with the given mode and waits until the strategy reports it stopped. */
   async stopBot(botId: string, mode: StopMode, timeoutMs = 20_000): Promise<boolean> {
+    const holder = await this.holderElsewhere(botId);
+    if (holder) return this.forward(botId, holder, { type: 'stop', mode, ts: this.now() }, timeoutMs);
     const h = await this.get(botId);
-    if (h.stopped) return true;
-    await h.action({ type: 'stop', mode, ts: this.deps.now?.() ?? Date.now() });
-    const ok = await h.waitStopped(timeoutMs);
-    if (!this.handles.has(botId)) h.detach();
-    return ok;
+    try {
+      if (h.stopped) return true;
+      await h.action({ type: 'stop', mode, ts: this.now() });
+      return await h.waitStopped(timeoutMs);
+    } finally {
+      await this.letGo(h);
+    }
+  }
+
+  private now() {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /**
+   * The runner that holds the bot's lease when it is another live one; null when the action runs here
+   * (this process runs the bot, or took its lease now). Single-process stores always answer null.
+   */
+  private async holderElsewhere(botId: string): Promise<string | null> {
+    const store = this.deps.store;
+    if (this.handles.has(botId) || this.attaching.has(botId) || !hasActions(store)) return null;
+    const ttl = (this.deps.heartbeatMs ?? 10_000) * 3;
+    const claim = await store.claim(botId, this.deps.runnerId, ttl, this.deps.takeAllLeases);
+    return claim.ok ? null : claim.holder;
+  }
+
+  /** After an action on a bot this process does not trade: detach it and give its lease back. */
+  private async letGo(h: BotHandle): Promise<void> {
+    if (this.handles.get(h.id) === h) return;
+    h.detach();
+    const store = this.deps.store;
+    if (hasActions(store)) await store.releaseLease(h.id, this.deps.runnerId);
+  }
+
+  /**
+   * Hands an action to the process holding the bot's lease and waits for its outcome. If the holder
+   * has not started it in time (dead or stuck), the action is withdrawn (so it can never run twice)
+   * and carried out here once the lease can be taken; otherwise the user is asked to try again.
+   */
+  private async forward(
+    botId: string,
+    holder: string,
+    event: StrategyEvent,
+    stopTimeoutMs: number | null,
+    rerouted = false,
+  ): Promise<boolean> {
+    const store = this.deps.store as RunnerStore & ActionStore;
+    const id = await store.addAction({ botId, runnerId: holder, event, stopTimeoutMs });
+    const poll = this.deps.actionPollMs ?? 200;
+    const startBy = Date.now() + (this.deps.forwardTimeoutMs ?? 25_000);
+    let finishBy = Number.POSITIVE_INFINITY;
+    for (;;) {
+      await sleep(poll);
+      const a = await store.actionById(id);
+      if (!a) throw new Error('forwarded action vanished');
+      if (a.status === 'done') return a.ok ?? true;
+      if (a.status === 'failed') {
+        if (a.error === NOT_HERE && !rerouted) return this.again(botId, event, stopTimeoutMs);
+        throw new HttpError(503, `The bot could not carry out the action: ${a.error ?? 'unknown error'}`);
+      }
+      if (a.status === 'running' && finishBy === Number.POSITIVE_INFINITY) {
+        finishBy = Date.now() + (stopTimeoutMs ?? 0) + (this.deps.forwardTimeoutMs ?? 25_000);
+      }
+      if (a.status === 'pending' && Date.now() > startBy) {
+        if (await store.moveAction(id, 'pending', 'failed', { error: 'not started in time' })) {
+          if (rerouted) break;
+          return this.again(botId, event, stopTimeoutMs);
+        }
+      }
+      if (Date.now() > finishBy) break;
+    }
+    throw new HttpError(503, 'The bot is busy in another process. Please try again in a moment.');
+  }
+
+  /** Routes an action once more (the lease may have moved or lapsed meanwhile). */
+  private async again(botId: string, event: StrategyEvent, stopTimeoutMs: number | null): Promise<boolean> {
+    const holder = await this.holderElsewhere(botId);
+    if (holder) return this.forward(botId, holder, event, stopTimeoutMs, true);
+    if (event.type === 'stop') return this.stopBot(botId, event.mode, stopTimeoutMs ?? 20_000);
+    await this.act(botId, event);
+    return true;
   }
 
   /** Waits until every bot's queue is empty (tests, bench). Only busy bots are awaited (10,000 promises a call otherwise). */
