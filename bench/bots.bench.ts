@@ -26,6 +26,7 @@ import type {
   NewBotEventRow,
   NewBotOrderRow,
 } from '../apps/server/src/modules/bots/bots.repository';
+import { dcaMarketRules } from '../apps/server/src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf, type RunnerStore } from '../apps/server/src/modules/bots/runner';
 import type { BenchSection } from './run';
 
@@ -176,14 +177,7 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
       os: 3,
       direction: 'LONG',
       raEnabled: false,
-      market: {
-        amountStep: m.amountStep,
-        priceStep: m.priceStep,
-        minAmount: m.minAmount,
-        minCost: m.minCost,
-        takerFee: m.taker,
-        makerFee: m.maker,
-      },
+      market: dcaMarketRules(m),
     });
     store.bots.set(id, {
       id,

@@ -3,6 +3,7 @@ import { DCA_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { runners } from '../src/modules/bots/routes';
+import { until as waitFor } from './bots.helpers';
 import { createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -11,15 +12,7 @@ type Json = Record<string, any>;
 const EX = 'binance';
 const SYM = 'BTC/USDT';
 
-async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(fn: () => Promise<T | null | undefined | false>) => waitFor(fn, 10_000);
 
 describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
   let t: TestApp;

@@ -12,30 +12,21 @@ import {
   PaperVenue,
   SimulatedMarketData,
   type CreateOrderRequest,
-  type Ticker,
   type Venue,
 } from '@bytx/venues';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarketHub, VenueRegistry } from '../src/context';
+import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { dcaMarketRules } from '../src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
+import { simulatedHub, until } from './bots.helpers';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
-
-async function until<T>(fn: () => Promise<T | null | false | undefined>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 interface World {
   /** One database handle per process (PGlite: one shared database; PostgreSQL: one pool each). */
@@ -99,22 +90,11 @@ function scenario(make: () => Promise<World>) {
     await w.close();
   });
 
-  const hub = (sim: MarketSimulator) => {
-    const feed = new SimulatedMarketData(sim, EX);
-    return {
-      subscribe: (_e: string, s: string, l: (t: Ticker) => void) =>
-        feed.subscribe(s, (price, ts) =>
-          l({ symbol: s, last: price, bid: null, ask: null, percentage: null, timestamp: ts }),
-        ),
-      ticker: async (_e: string, s: string) => sim.ticker(EX, s),
-      market: async (_e: string, s: string) => sim.market(EX, s),
-    } as unknown as MarketHub;
-  };
   const runner = (process: number, runnerId: string, autoRun: boolean, venue: Venue = w.paper) => {
     const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
     const r = new BotRunner({
       store: w.repos[process]!,
-      market: () => hub(w.sim),
+      market: () => simulatedHub(w.sim, EX),
       venues: () => registry,
       log: pino({ level: 'silent' }),
       runnerId,
@@ -143,14 +123,7 @@ function scenario(make: () => Promise<World>) {
       os: 3,
       direction: 'LONG',
       raEnabled: false,
-      market: {
-        amountStep: m.amountStep,
-        priceStep: m.priceStep,
-        minAmount: m.minAmount,
-        minCost: m.minCost,
-        takerFee: m.taker,
-        makerFee: m.maker,
-      },
+      market: dcaMarketRules(m),
     });
     await repo.insertBot({
       id,
@@ -171,7 +144,7 @@ function scenario(make: () => Promise<World>) {
     const holder = runner(0, 'runner-a', true);
     await holder.start();
     await until(async () => (await row(id)).leasedBy === 'runner-a' && holder.has(id));
-    await until(async () => ((await row(id)).state as DcaState).waitingBuys.length === 3);
+    await until(async () => ((await row(id)).state as DcaState).waitingBuys.length === 3, 8000);
 
     // An API-only process (BOT_RUNNER=0) gets the user's SL: the holder carries it out.
     const api = runner(1, 'api-b', false);

@@ -9,16 +9,17 @@ import {
   VenueNetworkError,
   type CreateOrderRequest,
   type Order,
-  type Ticker,
   type Venue,
 } from '@bytx/venues';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketHub, VenueRegistry } from '../src/context';
+import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { dcaMarketRules } from '../src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
+import { simulatedHub, until } from './bots.helpers';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -66,16 +67,6 @@ class FaultyVenue implements Venue {
   close = () => Promise.resolve();
 }
 
-async function until<T>(fn: () => Promise<T | null | false | undefined>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('bot runner on a paper venue and the simulated market', () => {
   let database: Database;
   let repo: BotsRepository;
@@ -85,17 +76,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
   let userId: string;
   const runners: BotRunner[] = [];
 
-  const hub = () => {
-    const feed = new SimulatedMarketData(sim, EX);
-    return {
-      subscribe: (_e: string, s: string, l: (t: Ticker) => void) =>
-        feed.subscribe(s, (price, ts) =>
-          l({ symbol: s, last: price, bid: null, ask: null, percentage: null, timestamp: ts }),
-        ),
-      ticker: async (_e: string, s: string) => sim.ticker(EX, s),
-      market: async (_e: string, s: string) => sim.market(EX, s),
-    } as unknown as MarketHub;
-  };
+  const hub = () => simulatedHub(sim, EX);
   const newRunner = (v: Venue = venue, onStep?: (botId: string) => void) => {
     const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
     const r = new BotRunner({
@@ -124,14 +105,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
       os: 3,
       direction: 'LONG',
       raEnabled: false,
-      market: {
-        amountStep: m.amountStep,
-        priceStep: m.priceStep,
-        minAmount: m.minAmount,
-        minCost: m.minCost,
-        takerFee: m.taker,
-        makerFee: m.maker,
-      },
+      market: dcaMarketRules(m),
     });
     await repo.insertBot({ id, userId, exchange: EX, symbol: SYM, config: {}, state, status: 'active' });
     return id;

@@ -15,6 +15,7 @@ import {
 import { createDcaBot, DcaConfigError, type DcaConfig, type DcaState, type StopMode } from '@bytx/engine';
 import type { AppContext, MarketHub, VenueRegistry } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
+import { dcaMarketRules } from './market-rules';
 import type { BotRow, BotsRepository } from './bots.repository';
 import { strategyIdOf, type BotRunner } from './runner';
 
@@ -226,14 +227,7 @@ export class DcaService {
       sepPct: sep,
       os: osRaw,
       direction,
-      market: {
-        amountStep: market.amountStep,
-        priceStep: market.priceStep,
-        minAmount: market.minAmount,
-        minCost: market.minCost,
-        takerFee: market.taker,
-        makerFee: market.maker,
-      },
+      market: dcaMarketRules(market),
       sl: null,
       tpPlus: null,
       raEnabled: false,
