@@ -211,6 +211,50 @@ describe('bot runner on a paper venue and the simulated market', () => {
     expect((await stateOf(id)).inRange).toBe(false);
   });
 
+  it("keeps ticking the other bots of a pair when one bot's step throws", async () => {
+    // A bot whose stored state is broken (no market rules): every step of it throws.
+    const [other] = await database.db
+      .insert(users)
+      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
+      .returning();
+    const brokenId = randomUUID();
+    const broken = createDcaBot(strategyIdOf(brokenId), {
+      symbol: SYM,
+      amount: 20,
+      tpPct: 1,
+      sepPct: 1,
+      os: 3,
+      direction: 'LONG',
+      raEnabled: false,
+      market: dcaMarketRules(sim.market(EX, SYM)),
+    });
+    await repo.insertBot({
+      id: brokenId,
+      userId: other!.id,
+      exchange: EX,
+      symbol: SYM,
+      config: {},
+      state: { ...broken, config: { ...broken.config, market: null } },
+      status: 'active',
+    });
+    const id = await newBot();
+    const runner = newRunner();
+    await runner.start();
+    await until(
+      async () => (await stateOf(id)).waitingBuys.length === 3 && (await stateOf(id)).lots.length === 1,
+    );
+    expect(runner.has(brokenId)).toBe(true);
+    // The broken bot is first in the pair's fan-out; the healthy one still leaves the range.
+    expect(() => sim.setPrice(EX, SYM, 101_500)).not.toThrow();
+    await runner.idle();
+    expect(await events(id)).toContain('out_of_range');
+    // The broken bot stops with the reason instead of failing on every tick.
+    await until(async () => (await repo.byId(brokenId))!.status === 'error');
+    expect(await events(brokenId)).toContain('internal_error');
+    expect((await repo.byId(brokenId))!.stopReason).toMatch(/^internal_error: /);
+    expect(runner.has(brokenId)).toBe(false);
+  });
+
   it('never keeps a venue the registry closed: takes the current one, reconciles, and halts without one', async () => {
     const store = new MemoryPaperStore();
     const feed = new SimulatedMarketData(sim, EX);

@@ -685,6 +685,17 @@ class BotHandle {
     }
   }
 
+  /**
+   * A tick's step threw (a strategy bug or a corrupt stored state): rather than failing every second,
+   * the bot stops with status error and the reason in its log. Its orders stay where they are.
+   */
+  failTick(err: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const message = err instanceof Error ? err.message : String(err);
+    void this.enqueue(() => this.halt('error', 'internal_error', message));
+  }
+
   /** Stops the bot without the strategy (the venue refuses our key): status error with the reason. */
   private async halt(status: 'error' | 'stopped', code: string, message: string) {
     await this.deps.store.write({
@@ -1033,7 +1044,15 @@ export class BotRunner {
       const bots = new Set<BotHandle>();
       const unsubscribe = this.deps.market().subscribe(h.row.exchange, h.row.symbol, (t) => {
         const at = performance.now();
-        for (const b of bots) b.onPairTick(t.last, at);
+        for (const b of bots) {
+          // One bot's failure (a strategy bug) must not keep the tick from the bots after it.
+          try {
+            b.onPairTick(t.last, at);
+          } catch (err) {
+            this.deps.log.error({ err, botId: b.id }, 'tick failed');
+            b.failTick(err);
+          }
+        }
       });
       pair = { bots, unsubscribe };
       this.pairs.set(key, pair);
