@@ -5,7 +5,7 @@
  * here is its own BotRunner with its own runner id (and, on PostgreSQL, its own connection pool).
  */
 import { randomUUID } from 'node:crypto';
-import { createDcaBot, type DcaState } from '@bytx/engine';
+import type { DcaState } from '@bytx/engine';
 import {
   MarketSimulator,
   MemoryPaperStore,
@@ -20,9 +20,8 @@ import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { dcaMarketRules } from '../src/modules/bots/market-rules';
-import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
-import { simulatedHub, until } from './bots.helpers';
+import { BotRunner } from '../src/modules/bots/runner';
+import { newDcaState, simulatedHub, until } from './bots.helpers';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 const EX = 'binance';
@@ -114,17 +113,7 @@ function scenario(make: () => Promise<World>) {
       .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
       .returning();
     const id = randomUUID();
-    const m = w.sim.market(EX, SYM);
-    const state = createDcaBot(strategyIdOf(id), {
-      symbol: SYM,
-      amount: 20,
-      tpPct: 1,
-      sepPct: 1,
-      os: 3,
-      direction: 'LONG',
-      raEnabled: false,
-      market: dcaMarketRules(m),
-    });
+    const state = newDcaState(w.sim, EX, SYM, id);
     await repo.insertBot({
       id,
       userId: u!.id,

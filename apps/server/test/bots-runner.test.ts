@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createDcaBot, type DcaState } from '@bytx/engine';
+import type { DcaState } from '@bytx/engine';
 import {
   AuthenticationError,
   MarketSimulator,
@@ -17,9 +17,8 @@ import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { dcaMarketRules } from '../src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
-import { simulatedHub, until } from './bots.helpers';
+import { newDcaState, simulatedHub, until } from './bots.helpers';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -96,17 +95,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
   };
   const newBot = async (amount = 20) => {
     const id = randomUUID();
-    const m = sim.market(EX, SYM);
-    const state = createDcaBot(strategyIdOf(id), {
-      symbol: SYM,
-      amount,
-      tpPct: 1,
-      sepPct: 1,
-      os: 3,
-      direction: 'LONG',
-      raEnabled: false,
-      market: dcaMarketRules(m),
-    });
+    const state = newDcaState(sim, EX, SYM, id, amount);
     await repo.insertBot({ id, userId, exchange: EX, symbol: SYM, config: {}, state, status: 'active' });
     return id;
   };
@@ -218,16 +207,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
       .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
       .returning();
     const brokenId = randomUUID();
-    const broken = createDcaBot(strategyIdOf(brokenId), {
-      symbol: SYM,
-      amount: 20,
-      tpPct: 1,
-      sepPct: 1,
-      os: 3,
-      direction: 'LONG',
-      raEnabled: false,
-      market: dcaMarketRules(sim.market(EX, SYM)),
-    });
+    const broken = newDcaState(sim, EX, SYM, brokenId);
     await repo.insertBot({
       id: brokenId,
       userId: other!.id,

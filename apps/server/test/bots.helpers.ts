@@ -1,5 +1,8 @@
 import { SimulatedMarketData, type MarketSimulator, type Ticker } from '@bytx/venues';
+import { createDcaBot } from '@bytx/engine';
 import type { MarketHub } from '../src/context';
+import { dcaMarketRules } from '../src/modules/bots/market-rules';
+import { strategyIdOf } from '../src/modules/bots/runner';
 
 /** Polls `fn` every 20 ms until it gives a truthy value (returned), failing after `ms`. */
 export async function until<T>(fn: () => Promise<T | null | false | undefined>, ms = 5000): Promise<T> {
@@ -23,4 +26,24 @@ export function simulatedHub(sim: MarketSimulator, exchange: string): MarketHub 
     ticker: async (_e: string, s: string) => sim.ticker(exchange, s),
     market: async (_e: string, s: string) => sim.market(exchange, s),
   } as unknown as MarketHub;
+}
+
+/** A new Grid Bot DCA state on a simulated pair: `amount` USDT a buy, TP 1%, separation 1%, 3 OS, LONG. */
+export function newDcaState(
+  sim: MarketSimulator,
+  exchange: string,
+  symbol: string,
+  botId: string,
+  amount = 20,
+) {
+  return createDcaBot(strategyIdOf(botId), {
+    symbol,
+    amount,
+    tpPct: 1,
+    sepPct: 1,
+    os: 3,
+    direction: 'LONG',
+    raEnabled: false,
+    market: dcaMarketRules(sim.market(exchange, symbol)),
+  });
 }
