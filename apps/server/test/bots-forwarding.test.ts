@@ -20,7 +20,7 @@ import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { BotRunner } from '../src/modules/bots/runner';
+import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { newDcaState, simulatedHub, until } from './bots.helpers';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
@@ -159,6 +159,43 @@ function scenario(make: () => Promise<World>) {
     expect(new Set(w.creates).size).toBe(w.creates.length);
     const actions = await w.repos[0]!.pendingActions('runner-a');
     expect(actions).toEqual([]);
+  });
+
+  it("carries out one bot's actions while another bot's stop still waits for its exchange", async () => {
+    w = await make();
+    const slow = await newBot();
+    const quick = await newBot();
+    // The exchange never answers a cancel of the slow bot's orders.
+    const cancel = w.paper.cancelOrder.bind(w.paper);
+    const hangPrefix = `${strategyIdOf(slow)}-`;
+    w.paper.cancelOrder = async (orderId: string, symbol: string) => {
+      const o = await w.paper.fetchOrder(orderId, symbol);
+      if (o.clientOrderId?.startsWith(hangPrefix)) return new Promise<never>(() => undefined);
+      return cancel(orderId, symbol);
+    };
+    const holder = runner(0, 'runner-a', true);
+    await holder.start();
+    await until(async () => holder.has(slow) && holder.has(quick), 8000);
+    await until(
+      async () =>
+        ((await row(slow)).state as DcaState).waitingBuys.length === 3 &&
+        ((await row(quick)).state as DcaState).waitingBuys.length === 3,
+      8000,
+    );
+    const api = runner(1, 'api-b', false);
+    // The holder's stop never finishes (its cancels hang): the sender gives up with a 503 after the
+    // stop's 3 s plus its own 0.6 s.
+    const stopping = api.stopBot(slow, 'cancel_only', 3_000).then(
+      () => 'answered',
+      (err: { statusCode?: number }) => err.statusCode,
+    );
+    await until(async () => holder.handle(slow)?.state.status === 'stopping', 8000);
+    const t0 = Date.now();
+    const state = await api.act(quick, { type: 'set_sl', sl: 95_000, ts: Date.now() });
+    expect(state.config.sl).toBe(95_000);
+    // Well before the slow stop gives up (3 s): the quick bot's action did not wait behind it.
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    expect(await stopping).toBe(503);
   });
 
   it('acts itself when the holder is gone: a lapsed lease is taken, an action never started is withdrawn', async () => {

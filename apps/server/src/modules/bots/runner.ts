@@ -928,7 +928,10 @@ export class BotRunner {
   private attaching = new Map<string, Promise<BotHandle>>();
   private heartbeat: NodeJS.Timeout | null = null;
   private actionTimer: NodeJS.Timeout | null = null;
-  private actionsRunning = false;
+  /** A poll for forwarded actions is under way. */
+  private actionsPolling = false;
+  /** Bots whose forwarded actions are being carried out (one worker a bot). */
+  private readonly botsActing = new Set<string>();
   private closed = false;
 
   constructor(readonly deps: RunnerDeps) {}
@@ -953,34 +956,58 @@ export class BotRunner {
     }
   }
 
-  /** Carries out the actions other processes forwarded to this one (it holds those bots' leases). */
+  /**
+   * Carries out the actions other processes forwarded to this one (it holds those bots' leases): one
+   * bot's actions one after another, in the order they were sent; different bots' side by side, so a
+   * stop that waits for its exchange does not hold up other users' actions.
+   */
   private async runForwarded(store: RunnerStore & ActionStore): Promise<void> {
-    if (this.actionsRunning || this.closed) return;
-    this.actionsRunning = true;
+    if (this.actionsPolling || this.closed) return;
+    this.actionsPolling = true;
     try {
+      const byBot = new Map<string, BotActionRow[]>();
       for (const a of await store.pendingActions(this.deps.runnerId)) {
-        if (!(await store.moveAction(a.id, 'pending', 'running'))) continue; // the sender gave up on it
-        if (!this.handles.has(a.botId)) {
-          await store.moveAction(a.id, 'running', 'failed', { error: NOT_HERE });
-          continue;
-        }
-        try {
-          const event = a.event as StrategyEvent;
-          const ok =
-            event.type === 'stop'
-              ? await this.stopBot(a.botId, event.mode, a.stopTimeoutMs ?? 20_000)
-              : (await this.act(a.botId, event), true);
-          await store.moveAction(a.id, 'running', 'done', { ok });
-        } catch (err) {
-          await store.moveAction(a.id, 'running', 'failed', {
-            error: err instanceof Error ? err.message : String(err),
-          });
-        }
+        if (this.botsActing.has(a.botId)) continue; // picked up once its earlier actions are done
+        const list = byBot.get(a.botId) ?? [];
+        list.push(a);
+        byBot.set(a.botId, list);
+      }
+      for (const [botId, list] of byBot) {
+        this.botsActing.add(botId);
+        void (async () => {
+          try {
+            for (const a of list) await this.runOneForwarded(store, a);
+          } catch (err) {
+            this.deps.log.error({ err, botId }, 'forwarded bot actions failed');
+          } finally {
+            this.botsActing.delete(botId);
+          }
+        })();
       }
     } catch (err) {
-      this.deps.log.error({ err }, 'forwarded bot actions failed');
+      this.deps.log.error({ err }, 'forwarded bot actions could not be read');
     } finally {
-      this.actionsRunning = false;
+      this.actionsPolling = false;
+    }
+  }
+
+  private async runOneForwarded(store: RunnerStore & ActionStore, a: BotActionRow): Promise<void> {
+    if (!(await store.moveAction(a.id, 'pending', 'running'))) return; // the sender gave up on it
+    if (!this.handles.has(a.botId)) {
+      await store.moveAction(a.id, 'running', 'failed', { error: NOT_HERE });
+      return;
+    }
+    try {
+      const event = a.event as StrategyEvent;
+      const ok =
+        event.type === 'stop'
+          ? await this.stopBot(a.botId, event.mode, a.stopTimeoutMs ?? 20_000)
+          : (await this.act(a.botId, event), true);
+      await store.moveAction(a.id, 'running', 'done', { ok });
+    } catch (err) {
+      await store.moveAction(a.id, 'running', 'failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 
