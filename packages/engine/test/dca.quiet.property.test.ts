@@ -16,6 +16,7 @@ import {
   type DcaState,
 } from '../src/index';
 import { actionArb } from './actions';
+import { paperBot } from './helpers';
 import { DcaSim } from './dca-sim';
 
 const STEP = 0.01;
@@ -134,31 +135,8 @@ describe('quietBand (property)', () => {
   }, 120_000);
 
   it('has no band before the first price; the bands of a fresh ladder', () => {
-    const config: DcaConfig = {
-      symbol: 'BTC/USDT',
-      amount: 20,
-      tpPct: 1,
-      sepPct: 1,
-      os: 3,
-      direction: 'LONG',
-      raEnabled: false,
-      market: {
-        amountStep: 0.0001,
-        priceStep: STEP,
-        minAmount: 0,
-        minCost: 5,
-        takerFee: 0.001,
-        makerFee: 0.001,
-      },
-    };
-    const sim = new DcaSim('b', config, {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-      delayCancels: false,
-      duplicateEvents: false,
-    });
+    // The spec's defaults (TP 1%, separation 1%, 3 OS, 20 USDT a buy, price step 0.01).
+    const sim = paperBot();
     expect(quietBand(sim.state)).toBeNull();
     sim.tick(100, 1000);
     const band = quietBand(sim.state)!;

@@ -12,16 +12,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DcaSim } from './dca-sim';
-import { cancels, dcaConfig, logs, places, trades } from './helpers';
+import { cancels, dcaConfig, logs, paperBot, places, trades } from './helpers';
 
 describe('stop loss', () => {
   it('cancels everything, sells every lot at market, records the losses and stops', () => {
-    const sim = new DcaSim('b', dcaConfig(), {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-    });
+    const sim = paperBot();
     sim.tick(100, 1000);
     sim.tick(98.5, 2000);
     expect(sim.state.lots.map((l) => [l.qty, l.buyPrice, l.buyFee])).toEqual([

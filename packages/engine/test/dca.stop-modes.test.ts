@@ -11,15 +11,10 @@
 import { describe, expect, it } from 'vitest';
 import { createDcaBot } from '../src/index';
 import { DcaSim } from './dca-sim';
-import { cancels, dcaConfig, drive, logs, places, start, trades } from './helpers';
+import { cancels, dcaConfig, drive, logs, paperBot, places, start, trades } from './helpers';
 
 function twoLots(): DcaSim {
-  const sim = new DcaSim('b', dcaConfig(), {
-    budget: 1000,
-    feeRate: 0.001,
-    fillsFirst: false,
-    partialFills: false,
-  });
+  const sim = paperBot();
   sim.tick(100, 1000);
   sim.tick(98.5, 2000);
   sim.tick(99.5, 3000);

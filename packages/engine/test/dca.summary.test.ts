@@ -8,17 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inRange, rangeHigh, rangeLow, summarizeDca } from '../src/index';
-import { DcaSim } from './dca-sim';
-import { dcaConfig } from './helpers';
+import { paperBot } from './helpers';
 
 describe('summarizeDca', () => {
   it('gives open lots, average entry, unrealized and realized PnL and the range flag', () => {
-    const sim = new DcaSim('b', dcaConfig(), {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-    });
+    const sim = paperBot();
     sim.tick(100, 1000);
     sim.tick(98.5, 2000);
     const s = summarizeDca(sim.state, 99.5);
@@ -37,12 +31,7 @@ describe('summarizeDca', () => {
   });
 
   it('an empty or unanchored bot has no entry and is not in range', () => {
-    const sim = new DcaSim('b', dcaConfig(), {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-    });
+    const sim = paperBot();
     expect(summarizeDca(sim.state, 100)).toEqual({
       openLots: 0,
       avgEntry: null,

@@ -6,17 +6,11 @@
  *   pnl_net  = 0.2 × (100.6 − 100) − 0.02 − 0.02012 = 0.12 − 0.04012 = 0.07988
  */
 import { describe, expect, it } from 'vitest';
-import { DcaSim } from './dca-sim';
-import { dcaConfig, logs, trades } from './helpers';
+import { logs, paperBot, trades } from './helpers';
 
 describe('TP+', () => {
   it('sells every lot at market when the price reaches TP+, then stops', () => {
-    const sim = new DcaSim('b', dcaConfig(), {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-    });
+    const sim = paperBot();
     sim.tick(100, 1000);
     sim.act({ type: 'set_tp_plus', tpPlus: 100.5, ts: 1500 });
     sim.tick(100.6, 2000);
@@ -43,12 +37,7 @@ describe('TP+', () => {
   });
 
   it('ignores a TP+ that is not a positive number, with a log', () => {
-    const sim = new DcaSim('b', dcaConfig(), {
-      budget: 1000,
-      feeRate: 0.001,
-      fillsFirst: false,
-      partialFills: false,
-    });
+    const sim = paperBot();
     sim.tick(100, 1000);
     sim.act({ type: 'set_tp_plus', tpPlus: Number.NaN, ts: 1500 });
     expect(sim.state.config.tpPlus).toBeNull();

@@ -8,6 +8,7 @@ import {
   type StrategyCommand,
   type StrategyEvent,
 } from '../src/index';
+import { DcaSim } from './dca-sim';
 
 /** The spec's defaults: 20 USDT per buy, TP 1%, separation 1%, 3 OS; BTC-like market rules. */
 export function dcaConfig(overrides: Partial<DcaConfig> = {}): DcaConfig {
@@ -59,3 +60,8 @@ export const logs = (cmds: StrategyCommand[]): LogCommand[] =>
   cmds.filter((c): c is LogCommand => c.type === 'log');
 export const trades = (cmds: StrategyCommand[]) =>
   cmds.flatMap((c) => (c.type === 'record_trade' ? [c.trade] : []));
+
+/** The spec's default bot on a simulated account of 1,000 USDT with 0.1% fees; fills come after the tick. */
+export function paperBot(config: DcaConfig = dcaConfig()): DcaSim {
+  return new DcaSim('b', config, { budget: 1000, feeRate: 0.001, fillsFirst: false, partialFills: false });
+}
