@@ -12,7 +12,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
@@ -232,34 +232,29 @@ export function TradeHistoryDialog({ bot, onClose }: { bot: DcaBotView | null; o
           <Text data-testid="dca-history-empty">{t('dca.history.empty')}</Text>
         )}
         {q.data && q.data.historial.length > 0 && (
-          <ScrollArea>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('dca.history.buyDate')}</Table.Th>
-                  <Table.Th>{t('dca.history.sellDate')}</Table.Th>
-                  <Table.Th>{t('dca.history.qty')}</Table.Th>
-                  <Table.Th>{t('dca.history.buy')}</Table.Th>
-                  <Table.Th>{t('dca.history.sell')}</Table.Th>
-                  <Table.Th>{t('dca.history.pnl')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {q.data.historial.map((r) => (
-                  <Table.Tr key={r.id} data-testid="dca-history-row">
-                    <Table.Td>{fmtDate(r.buy_time)}</Table.Td>
-                    <Table.Td>{fmtDate(r.sell_time)}</Table.Td>
-                    <Table.Td>{fmt(r.qty)}</Table.Td>
-                    <Table.Td>{fmt(r.buy_price, 4)}</Table.Td>
-                    <Table.Td>{fmt(r.sell_price, 4)}</Table.Td>
-                    <Table.Td c={pnlColor(r.pnl_net)} data-testid="dca-history-pnl">
-                      {fmt(r.pnl_net, 8)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
+          <RowsTable
+            headers={[
+              t('dca.history.buyDate'),
+              t('dca.history.sellDate'),
+              t('dca.history.qty'),
+              t('dca.history.buy'),
+              t('dca.history.sell'),
+              t('dca.history.pnl'),
+            ]}
+          >
+            {q.data.historial.map((r) => (
+              <Table.Tr key={r.id} data-testid="dca-history-row">
+                <Table.Td>{fmtDate(r.buy_time)}</Table.Td>
+                <Table.Td>{fmtDate(r.sell_time)}</Table.Td>
+                <Table.Td>{fmt(r.qty)}</Table.Td>
+                <Table.Td>{fmt(r.buy_price, 4)}</Table.Td>
+                <Table.Td>{fmt(r.sell_price, 4)}</Table.Td>
+                <Table.Td c={pnlColor(r.pnl_net)} data-testid="dca-history-pnl">
+                  {fmt(r.pnl_net, 8)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </RowsTable>
         )}
         {q.data && (
           <Text fw={600} c={pnlColor(q.data.total_pnl)} data-testid="dca-history-total">
@@ -269,6 +264,24 @@ export function TradeHistoryDialog({ bot, onClose }: { bot: DcaBotView | null; o
         <Pager page={page} pages={q.data?.pages ?? 1} onPage={setPage} />
       </Stack>
     </Modal>
+  );
+}
+
+/** A striped, scrollable table with one header row: the lists of these dialogs. */
+function RowsTable({ headers, h, children }: { headers: string[]; h?: number; children: ReactNode }) {
+  return (
+    <ScrollArea {...(h === undefined ? {} : { h })}>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((label) => (
+              <Table.Th key={label}>{label}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </ScrollArea>
   );
 }
 
@@ -309,38 +322,33 @@ export function PendingOrdersDialog({
         )}
         {q.data && q.data.orders.length === 0 && <Text>{t('dca.pending.empty')}</Text>}
         {q.data && q.data.orders.length > 0 && (
-          <ScrollArea>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('dca.pending.date')}</Table.Th>
-                  <Table.Th>{t('dca.pending.entry')}</Table.Th>
-                  <Table.Th>{t('dca.pending.limit')}</Table.Th>
-                  <Table.Th>{t('dca.pending.amount')}</Table.Th>
-                  <Table.Th>{t('dca.pending.qty')}</Table.Th>
-                  <Table.Th>{t('dca.pending.status')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {q.data.orders.map((o) => (
-                  <Table.Tr key={o.id} data-testid="dca-pending-row">
-                    <Table.Td>{fmtDate(o.created_at)}</Table.Td>
-                    <Table.Td>{fmt(o.entry_price, 4)}</Table.Td>
-                    <Table.Td>{fmt(o.limit_price, 4)}</Table.Td>
-                    <Table.Td>
-                      {fmt(o.amount_quote, 2)} {o.quote}
-                    </Table.Td>
-                    <Table.Td>{fmt(o.qty)}</Table.Td>
-                    <Table.Td>
-                      <Badge color={o.status === 'open' ? 'blue' : 'green'}>
-                        {t(o.status === 'open' ? 'dca.pending.open' : 'dca.pending.completed')}
-                      </Badge>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
+          <RowsTable
+            headers={[
+              t('dca.pending.date'),
+              t('dca.pending.entry'),
+              t('dca.pending.limit'),
+              t('dca.pending.amount'),
+              t('dca.pending.qty'),
+              t('dca.pending.status'),
+            ]}
+          >
+            {q.data.orders.map((o) => (
+              <Table.Tr key={o.id} data-testid="dca-pending-row">
+                <Table.Td>{fmtDate(o.created_at)}</Table.Td>
+                <Table.Td>{fmt(o.entry_price, 4)}</Table.Td>
+                <Table.Td>{fmt(o.limit_price, 4)}</Table.Td>
+                <Table.Td>
+                  {fmt(o.amount_quote, 2)} {o.quote}
+                </Table.Td>
+                <Table.Td>{fmt(o.qty)}</Table.Td>
+                <Table.Td>
+                  <Badge color={o.status === 'open' ? 'blue' : 'green'}>
+                    {t(o.status === 'open' ? 'dca.pending.open' : 'dca.pending.completed')}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </RowsTable>
         )}
         <Pager page={page} pages={q.data?.pages ?? 1} onPage={setPage} />
       </Stack>
@@ -358,36 +366,31 @@ export function ClosedBotsDialog({ opened, onClose }: { opened: boolean; onClose
       {q.isError && <Alert color="red">{t('dca.errors.historyAll')}</Alert>}
       {q.data && q.data.historial.length === 0 && <Text>{t('dca.closed.empty')}</Text>}
       {q.data && q.data.historial.length > 0 && (
-        <ScrollArea>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('dca.closed.exchange')}</Table.Th>
-                <Table.Th>{t('dca.closed.symbol')}</Table.Th>
-                <Table.Th>{t('dca.closed.amount')}</Table.Th>
-                <Table.Th>{t('dca.closed.tp')}</Table.Th>
-                <Table.Th>{t('dca.closed.os')}</Table.Th>
-                <Table.Th>{t('dca.closed.start')}</Table.Th>
-                <Table.Th>{t('dca.closed.end')}</Table.Th>
-                <Table.Th>{t('dca.closed.pnl')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {q.data.historial.map((b) => (
-                <Table.Tr key={b.id} data-testid="dca-closed-row">
-                  <Table.Td>{b.exchange}</Table.Td>
-                  <Table.Td>{b.symbol}</Table.Td>
-                  <Table.Td>{b.amount}</Table.Td>
-                  <Table.Td>{b.tp}</Table.Td>
-                  <Table.Td>{b.os}</Table.Td>
-                  <Table.Td>{fmtDate(b.datetime_inicio)}</Table.Td>
-                  <Table.Td>{fmtDate(b.datetime_cierre)}</Table.Td>
-                  <Table.Td c={pnlColor(b.pnl)}>{fmt(b.pnl, 2)} USDT</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+        <RowsTable
+          headers={[
+            t('dca.closed.exchange'),
+            t('dca.closed.symbol'),
+            t('dca.closed.amount'),
+            t('dca.closed.tp'),
+            t('dca.closed.os'),
+            t('dca.closed.start'),
+            t('dca.closed.end'),
+            t('dca.closed.pnl'),
+          ]}
+        >
+          {q.data.historial.map((b) => (
+            <Table.Tr key={b.id} data-testid="dca-closed-row">
+              <Table.Td>{b.exchange}</Table.Td>
+              <Table.Td>{b.symbol}</Table.Td>
+              <Table.Td>{b.amount}</Table.Td>
+              <Table.Td>{b.tp}</Table.Td>
+              <Table.Td>{b.os}</Table.Td>
+              <Table.Td>{fmtDate(b.datetime_inicio)}</Table.Td>
+              <Table.Td>{fmtDate(b.datetime_cierre)}</Table.Td>
+              <Table.Td c={pnlColor(b.pnl)}>{fmt(b.pnl, 2)} USDT</Table.Td>
+            </Table.Tr>
+          ))}
+        </RowsTable>
       )}
     </Modal>
   );
@@ -420,30 +423,19 @@ export function EventsDialog({ bot, onClose }: { bot: DcaBotView | null; onClose
       )}
       {q.data && q.data.events.length === 0 && <Text>{t('dca.events.empty')}</Text>}
       {q.data && q.data.events.length > 0 && (
-        <ScrollArea h={420}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('dca.events.time')}</Table.Th>
-                <Table.Th>{t('dca.events.level')}</Table.Th>
-                <Table.Th>{t('dca.events.event')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {q.data.events.map((e) => (
-                <Table.Tr key={e.id} data-testid="dca-event-row">
-                  <Table.Td>{fmtDate(e.ts)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={e.level === 'info' ? 'blue' : e.level === 'warn' ? 'yellow' : 'red'}>
-                      {t(`dca.events.levels.${e.level}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{render(e.code, e.params)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+        <RowsTable h={420} headers={[t('dca.events.time'), t('dca.events.level'), t('dca.events.event')]}>
+          {q.data.events.map((e) => (
+            <Table.Tr key={e.id} data-testid="dca-event-row">
+              <Table.Td>{fmtDate(e.ts)}</Table.Td>
+              <Table.Td>
+                <Badge color={e.level === 'info' ? 'blue' : e.level === 'warn' ? 'yellow' : 'red'}>
+                  {t(`dca.events.levels.${e.level}`)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{render(e.code, e.params)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </RowsTable>
       )}
     </Modal>
   );
