@@ -118,42 +118,25 @@ export function ActiveBotRow({
           </Button>
         </Group>
         <Group gap="xs">
-          <Button
-            size="xs"
-            variant="light"
-            onClick={onHistory}
-            disabled={optimistic}
-            data-testid="dca-history-btn"
-          >
-            {t('dca.bots.history')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={onPending}
-            disabled={optimistic}
-            data-testid="dca-pending-btn"
-          >
-            {t('dca.bots.pending')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={onRelocate}
-            disabled={optimistic}
-            data-testid="dca-relocate-btn"
-          >
-            {t('dca.bots.relocate')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={onEvents}
-            disabled={optimistic}
-            data-testid="dca-events-btn"
-          >
-            {t('dca.bots.events')}
-          </Button>
+          {(
+            [
+              ['history', onHistory],
+              ['pending', onPending],
+              ['relocate', onRelocate],
+              ['events', onEvents],
+            ] as const
+          ).map(([name, onClick]) => (
+            <Button
+              key={name}
+              size="xs"
+              variant="light"
+              onClick={onClick}
+              disabled={optimistic}
+              data-testid={`dca-${name}-btn`}
+            >
+              {t(`dca.bots.${name}`)}
+            </Button>
+          ))}
           <Button size="xs" color="red" onClick={onStop} disabled={optimistic} data-testid="dca-stop-btn">
             {t('dca.bots.stop')}
           </Button>
