@@ -43,6 +43,13 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   BOT_RUNNER: boolFlag.default(true),
+  /** Active bots one user may run, every kind together (docs/limits.md). */
+  MAX_BOTS_PER_USER: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(50),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
 });

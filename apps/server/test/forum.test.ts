@@ -3,6 +3,7 @@ import {
   FORUM_EMPTY_REPLY_MESSAGE,
   FORUM_PAGE_SIZE,
   FORUM_POST_MAX_CHARS,
+  textLength,
   FORUM_POST_TOO_LONG_MESSAGE,
   FORUM_REPLY_MAX_CHARS,
   FORUM_REPLY_TOO_LONG_MESSAGE,
@@ -73,10 +74,21 @@ describe('forum API', () => {
 
   it('refuses blank and empty posts and replies with a clear 400, storing nothing', async () => {
     const before = (await page(1)).json<ForumPostsResponse>().total;
-    for (const content of ['', '   ', '\n\t  \n', '\u0000']) {
+    for (const content of ['', '   ', '\n\t  \n']) {
       const res = await post({ user: 'x', content });
       expect(res.statusCode).toBe(400);
       expect(res.json<{ error: string }>().error).toContain(FORUM_EMPTY_POST_MESSAGE);
+    }
+    // Control characters (the rule of every request) and text-direction overrides (forum text).
+    for (const [content, why] of [
+      ['\u0000', /control character/],
+      ['ok\u0007', /control character/],
+      ['abc\u202Edef', /text-direction/],
+      ['\u2066x\u2069', /text-direction/],
+    ] as const) {
+      const res = await post({ user: 'x', content });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: string }>().error).toMatch(why);
     }
     const missing = await post({ user: 'x' });
     expect(missing.statusCode).toBe(400);
@@ -107,6 +119,14 @@ describe('forum API', () => {
     expect(longReply.json<{ error: string }>().error).toContain(FORUM_REPLY_TOO_LONG_MESSAGE);
     const okReply = await reply({ post_id: id, content: 'c'.repeat(FORUM_REPLY_MAX_CHARS) });
     expect(okReply.statusCode).toBe(201);
+
+    // Counted in characters as a person (and the web text box, through textLength) counts them: an
+    // emoji is one, though it is two UTF-16 units.
+    const emojis = await post({ content: '😀'.repeat(FORUM_POST_MAX_CHARS) });
+    expect(emojis.statusCode).toBe(201);
+    const tooManyEmojis = await post({ content: '😀'.repeat(FORUM_POST_MAX_CHARS + 1) });
+    expect(tooManyEmojis.statusCode).toBe(400);
+    expect(textLength(`  ${'😀'.repeat(3)} \n`)).toBe(3);
   });
 
   it('stores markup as plain text and returns it unchanged (the client renders it as text)', async () => {

@@ -57,6 +57,10 @@ export const loginResponse = z.union([
 ]);
 
 export const codeBody = z.object({ code: sixDigitCode });
+/** disable_2fa: the spec sends no payload; a code is needed only while 2FA is on (docs/accounts.md). */
+export const disable2faBody = z.object({ code: sixDigitCode.optional() });
+export const DISABLE_2FA_CODE_NEEDED =
+  'Enter the current 6-digit code from your authenticator app to turn off Two-Factor Authentication.';
 export const verify2faResponse = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKET_TYPES } from './catalog';
 import { userIdField } from './common';
+import { LIMITS } from './input';
 
 /**
  * Grid Bot DCA calls (spec part 2 §7). Numeric form fields are accepted as numbers or strings
@@ -29,6 +30,19 @@ export const DCA_MESSAGES = {
   botStarted: 'Bot started successfully',
   botStopped: 'Bot stopped successfully',
   relocated: '✅ Reubicado. La malla se rearmó con la misma config desde el precio actual.',
+  tpTooHigh: `Take Profit (%) must be at most ${LIMITS.maxTpPct}%.`,
+  sepTooHigh: `Separation (%) must be at most ${LIMITS.maxSepPct}%: the ladder's levels must stay above zero.`,
+  amountTooHigh: `The amount must be at most ${LIMITS.maxAmount.toLocaleString('en-US')} USDT.`,
+  tooManyBots:
+    'You have {max} active bots, the most one account can run. Stop a bot before starting another.',
+  slAbovePrice:
+    'The SL must be below the current price ({price}): it sells when the price falls to it. Leave it empty to clear it.',
+  slBelowPrice:
+    'The SL of a SHORT bot must be above the current price ({price}): it buys back when the price rises to it.',
+  tpPlusBelowPrice:
+    'TP+ must be above the current price ({price}): it sells when the price rises to it. Leave it empty to clear it.',
+  tpPlusAbovePrice:
+    'TP+ of a SHORT bot must be below the current price ({price}): it buys back when the price falls to it.',
 } as const;
 
 export const MIN_TP_SEP_PCT = 0.5;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { textLength, textProblem } from './input';
 
 /** Spec part 1 §9: 50 posts a page, newest first. */
 export const FORUM_PAGE_SIZE = 50;
-/** Content limits (the spec leaves them open; docs/forum.md). Counted after trimming, in UTF-16 units. */
+/** Content limits (the spec leaves them open; docs/forum.md). Counted by `textLength`: code points after trimming. */
 export const FORUM_POST_MAX_CHARS = 2000;
 export const FORUM_REPLY_MAX_CHARS = 1000;
 /** Every post and reply is authored as 'Anonymous' (spec part 1 §3), whatever `user` the client sends. */
@@ -16,14 +17,20 @@ export const FORUM_POST_TOO_LONG_MESSAGE = `A post can be at most ${FORUM_POST_M
 export const FORUM_REPLY_TOO_LONG_MESSAGE = `A reply can be at most ${FORUM_REPLY_MAX_CHARS} characters long.`;
 
 /**
- * Forum text: trimmed, NUL characters removed (PostgreSQL text cannot hold them); blank is refused.
+ * Forum text: trimmed; blank, control and text-direction characters refused; the length counted
+ * by `textLength` (code points after trimming), as the web client counts it.
  * Stored and returned as plain text: the client renders it as text, never as HTML.
  */
 const forumText = (emptyMessage: string, max: number, tooLongMessage: string) =>
   z
     .string({ message: 'content must be text' })
-    .transform((s) => s.replaceAll(String.fromCharCode(0), '').trim())
-    .pipe(z.string().min(1, { message: emptyMessage }).max(max, { message: tooLongMessage }));
+    .transform((s) => s.trim())
+    .superRefine((s, ctx) => {
+      const bad = textProblem(s, 'content');
+      if (bad) ctx.addIssue({ code: 'custom', message: bad });
+      else if (s.length === 0) ctx.addIssue({ code: 'custom', message: emptyMessage });
+      else if (textLength(s) > max) ctx.addIssue({ code: 'custom', message: tooLongMessage });
+    });
 
 /** The spec's calls send `user` (email, id or 'anonimo'); the forum ignores it (posting is not tied to a user). */
 const ignoredUser = z

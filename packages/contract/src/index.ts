@@ -1,6 +1,7 @@
 // Schemas and types of every HTTP call in the spec's call tables; one file per area.
 export * from './catalog';
 export * from './common';
+export * from './input';
 export * from './forum';
 export * from './health';
 export * from './market';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './input';
 import { userIdField } from './common';
 
 /** Market data calls (spec part 1 §7 external price calls served by us, part 2 `GET /api/precio`). */
@@ -108,7 +109,11 @@ export type MarketTickerResponse = z.infer<typeof marketTickerResponse>;
 export const devPriceBody = z.object({
   exchange: exchangeField,
   symbol: symbolField,
-  price: z.coerce.number().positive('price must be a positive number').finite(),
+  price: z.coerce
+    .number({ message: 'price must be a number' })
+    .finite('price must be a finite number')
+    .positive('price must be a positive number')
+    .max(LIMITS.maxPrice, `price must be at most ${LIMITS.maxPrice.toExponential()}`),
 });
 export const devPriceResponse = z.object({
   ok: z.literal(true),

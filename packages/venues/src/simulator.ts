@@ -57,6 +57,35 @@ export function simulatedSymbols(): string[] {
 
 export const SIM_EXCHANGES: readonly string[] = EXCHANGES.map((e) => e.key);
 
+/** The highest price the simulator takes or produces (the platform's documented price limit). */
+export const SIM_MAX_PRICE = 1e9;
+
+/**
+ * Everything the random walk needs to continue exactly where it was (candles are kept apart, see
+ * `candleSeries`): a restart restores it, so the price series shows no jump and a held price holds.
+ */
+export interface SimulatorSnapshot {
+  v: 1;
+  seed: number;
+  now: number;
+  lastHour: number;
+  rng: number;
+  usd: Record<string, number>;
+  hourly: Record<string, number[]>;
+  /** `exchange|symbol` → [wobble, held price or null]. */
+  pairs: Record<string, [number, number | null]>;
+}
+
+/** One candle series of one pair, as `candles` returns it. */
+export interface CandleSeriesSnapshot {
+  exchange: string;
+  symbol: string;
+  timeframe: Timeframe;
+  candles: Candle[];
+}
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
 /** The fee every simulated market charges (taker and maker), 0.1%. */
 export const SIM_FEE = 0.001;
 /** Minimum order value in quote units, like Binance's 5 USDT NOTIONAL filter. */
@@ -182,7 +211,15 @@ export function simAmountStep(price: number): number {
 export class MarketSimulator {
   readonly exchanges: readonly string[] = SIM_EXCHANGES;
   readonly symbols: readonly string[] = simulatedSymbols();
-  private readonly rand: () => number;
+  /** State of the walk's mulberry32 generator (persisted with `snapshot`). */
+  private rngState: number;
+  private readonly rand = (): number => {
+    this.rngState = (this.rngState + 0x6d2b79f5) >>> 0;
+    let t = this.rngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   private readonly seed: number;
   private readonly historyCandles: number;
   private readonly maxCandles: number;
@@ -198,7 +235,7 @@ export class MarketSimulator {
 
   constructor(opts: MarketSimulatorOptions = {}) {
     this.seed = opts.seed ?? 20250101;
-    this.rand = mulberry32(this.seed);
+    this.rngState = this.seed >>> 0;
     this.now = opts.startTime ?? Date.now();
     this.historyCandles = opts.historyCandles ?? 300;
     this.maxCandles = Math.max(opts.maxCandles ?? 1000, this.historyCandles + 1);
@@ -285,11 +322,13 @@ export class MarketSimulator {
     return p;
   }
 
+  /** The pair's price now; never non-finite or ≤ 0 (then the last good price stays). */
   private computePrice(p: Pair): number {
     if (p.held !== null) return p.held;
     const usd = this.usd.get(p.base) ?? 1;
     const raw = (usd / (QUOTE_USD[p.quote] ?? 1)) * (1 + p.offset + p.wobble);
-    return Math.max(roundToStep(raw, p.market.priceStep), p.market.priceStep);
+    const price = Math.max(roundToStep(raw, p.market.priceStep), p.market.priceStep);
+    return Number.isFinite(price) && price > 0 ? price : p.price;
   }
 
   markets(exchange: string): Record<string, Market> {
@@ -311,11 +350,22 @@ export class MarketSimulator {
 
   /** Sets a price that then holds (no random walk for this pair) until changed or released. */
   setPrice(exchange: string, symbol: string, price: number): number {
-    if (!(price > 0) || !Number.isFinite(price)) {
-      throw new InvalidOrderError('price must be a positive number', exchange, 'bad_price');
+    if (!(price > 0) || !Number.isFinite(price) || price > SIM_MAX_PRICE) {
+      throw new InvalidOrderError(
+        `price must be a positive number of at most ${SIM_MAX_PRICE}`,
+        exchange,
+        'bad_price',
+      );
     }
     const p = this.pair(exchange, symbol);
-    p.held = Math.max(roundToStep(price, p.market.priceStep), p.market.priceStep);
+    if (price < p.market.priceStep) {
+      throw new InvalidOrderError(
+        `price must be at least the tick size ${p.market.priceStep}`,
+        exchange,
+        'bad_price',
+      );
+    }
+    p.held = roundToStep(price, p.market.priceStep);
     this.update(p, p.held);
     return p.held;
   }
@@ -334,7 +384,9 @@ export class MarketSimulator {
     this.now = nowMs;
     for (const [base, usd] of this.usd) {
       const sigma = ((DAILY_VOL[base] ?? 0.045) / Math.sqrt(86_400)) * Math.sqrt(dt);
-      this.usd.set(base, usd * Math.exp(sigma * gaussian(this.rand) - (sigma * sigma) / 2));
+      const next = usd * Math.exp(sigma * gaussian(this.rand) - (sigma * sigma) / 2);
+      // A walk that would leave the finite positive numbers stays where it is.
+      if (Number.isFinite(next) && next > 0) this.usd.set(base, next);
     }
     const hour = Math.floor(nowMs / 3_600_000);
     if (hour !== this.lastHour) {
@@ -350,7 +402,8 @@ export class MarketSimulator {
     const wobbleSigma = 0.0004 * Math.sqrt(1 - keep * keep);
     for (const list of this.byExchange.values()) {
       for (const p of list) {
-        p.wobble = Math.max(-0.004, Math.min(0.004, p.wobble * keep + wobbleSigma * gaussian(this.rand)));
+        const wobble = p.wobble * keep + wobbleSigma * gaussian(this.rand);
+        if (Number.isFinite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
         if (p.held === null) this.update(p, this.computePrice(p));
         else this.updateCandles(p, p.price);
       }
@@ -394,6 +447,80 @@ export class MarketSimulator {
     // ~20,000 USD of volume per second on the big pairs, less on the small ones.
     const usdPerSecond = p.base === 'BTC' || p.base === 'ETH' ? 20_000 : 2_000;
     return Number((usdPerSecond / price).toPrecision(6));
+  }
+
+  /** The walk's whole state, to persist (small: a few numbers per pair). */
+  snapshot(): SimulatorSnapshot {
+    const pairs: SimulatorSnapshot['pairs'] = {};
+    for (const [key, p] of this.pairs) pairs[key] = [p.wobble, p.held];
+    return {
+      v: 1,
+      seed: this.seed,
+      now: this.now,
+      lastHour: this.lastHour,
+      rng: this.rngState,
+      usd: Object.fromEntries(this.usd),
+      hourly: Object.fromEntries([...this.hourly].map(([b, v]) => [b, [...v]])),
+      pairs,
+    };
+  }
+
+  /**
+   * Continues from a snapshot (before anyone listens: no price events are sent). Values that are not
+   * finite, unknown pairs and bases are ignored, so a damaged or older snapshot can only leave a
+   * pair on its seed state, never on a bad price. Returns false when the snapshot is not usable.
+   */
+  restore(snap: unknown): boolean {
+    const s = snap as Partial<SimulatorSnapshot> | null;
+    if (!s || s.v !== 1 || s.seed !== this.seed || !finite(s.now) || !finite(s.rng)) return false;
+    this.now = s.now;
+    this.lastHour = finite(s.lastHour) ? s.lastHour : Math.floor(s.now / 3_600_000);
+    this.rngState = s.rng >>> 0;
+    for (const [base, usd] of Object.entries(s.usd ?? {})) {
+      if (this.usd.has(base) && finite(usd) && usd > 0) this.usd.set(base, usd);
+    }
+    for (const [base, samples] of Object.entries(s.hourly ?? {})) {
+      if (this.hourly.has(base) && Array.isArray(samples) && samples.every((x) => finite(x) && x > 0)) {
+        this.hourly.set(base, [...samples]);
+      }
+    }
+    for (const [key, value] of Object.entries(s.pairs ?? {})) {
+      const p = this.pairs.get(key);
+      if (!p || !Array.isArray(value)) continue;
+      const [wobble, held] = value;
+      if (finite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
+      p.held =
+        finite(held) && held >= p.market.priceStep && held <= SIM_MAX_PRICE
+          ? roundToStep(held, p.market.priceStep)
+          : null;
+      p.price = this.computePrice(p);
+    }
+    return true;
+  }
+
+  /** Every candle series built so far (the ones someone asked for), newest candles last. */
+  candleSeries(): CandleSeriesSnapshot[] {
+    const out: CandleSeriesSnapshot[] = [];
+    for (const p of this.pairs.values()) {
+      for (const [timeframe, s] of p.series) {
+        out.push({ exchange: p.exchange, symbol: p.symbol, timeframe, candles: s.candles });
+      }
+    }
+    return out;
+  }
+
+  /** Puts back persisted candle series (before use); bad candles are dropped, order is by time. */
+  restoreCandles(series: readonly CandleSeriesSnapshot[]): void {
+    for (const s of series) {
+      const p = this.pairs.get(`${s.exchange}|${s.symbol}`);
+      if (!p || !TIMEFRAMES.includes(s.timeframe)) continue;
+      const candles = s.candles
+        .filter((c) => Array.isArray(c) && c.length === 6 && c.every(finite))
+        .map((c) => [...c] as Candle)
+        .sort((a, b) => a[0] - b[0])
+        .slice(-this.maxCandles);
+      if (candles.length > 0) p.series.set(s.timeframe, { candles });
+    }
   }
 
   /** Every price change of every pair. Returns unsubscribe. */

@@ -4,3 +4,4 @@ export * from './accounts';
 export * from './forum';
 export * from './bots';
 export * from './exchanges';
+export * from './market';

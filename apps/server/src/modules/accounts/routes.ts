@@ -2,6 +2,8 @@ import {
   cambiarPasswordBody,
   check2faResponse,
   codeBody,
+  disable2faBody,
+  DISABLE_2FA_CODE_NEEDED,
   emptyBody,
   enviarCodigoBody,
   enviarCodigoResponse,
@@ -18,7 +20,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { unauthorized } from '../../lib/errors';
+import { badRequest, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
 
@@ -158,7 +160,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/logout',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: { tags: TAGS, summary: 'Revoke this session', security: bearer, body: emptyBody },
     },
     async (request) => {
@@ -170,7 +172,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/language',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: TAGS,
         summary: "Store the user's language (used for mails)",
@@ -187,7 +189,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/check_2fa',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: { tags: TAGS, summary: 'Is 2FA on?', security: bearer, response: { 200: check2faResponse } },
     },
     async (request) => ({
@@ -199,7 +201,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/generate_2fa',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: TAGS,
         summary: 'A new TOTP secret (QR PNG data URL, base32 secret, otpauth URI), pending until verified',
@@ -219,19 +221,24 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/disable_2fa',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       config: { rateLimit: limits.twofa },
       schema: {
         tags: TAGS,
-        summary: 'Turn 2FA off (needs a current code)',
+        summary: 'Turn 2FA off (needs a current code while it is on; without 2FA nothing to do)',
         security: bearer,
-        body: codeBody,
+        body: disable2faBody,
         response: { 200: successMessageResponse },
       },
     },
     async (request) => {
       const user = currentUser(request);
-      await service.twofa.disable(user.id, request.body.code);
+      if (!(await service.twofa.isEnabled(user.id))) {
+        return { success: true as const, message: 'Two-Factor Authentication is already off.' };
+      }
+      const { code } = request.body;
+      if (code === undefined) throw badRequest(DISABLE_2FA_CODE_NEEDED);
+      await service.twofa.disable(user.id, code);
       ctx.log.info({ event: 'account.2fa_disabled', userId: user.id }, '2fa_disabled');
       return { success: true as const, message: 'Two-Factor Authentication disabled.' };
     },
@@ -240,7 +247,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/enviar_codigo_cambio_password',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       config: { rateLimit: limits.codeSend },
       schema: {
         tags: TAGS,
@@ -259,7 +266,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/cambiar_password',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       config: { rateLimit: limits.codeCheck },
       schema: {
         tags: TAGS,
@@ -279,7 +286,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.delete(
     '/api/delete_account',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: TAGS,
         summary: 'Delete the account and everything that belongs to it',

@@ -58,6 +58,15 @@ export class BotsRepository {
     return row ?? null;
   }
 
+  /** Active bots of a user, every kind (MAX_BOTS_PER_USER). */
+  async countActive(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(bots)
+      .where(and(eq(bots.userId, userId), eq(bots.status, 'active')));
+    return row?.n ?? 0;
+  }
+
   async listByUser(userId: string, status: BotRow['status'] | 'closed'): Promise<BotRow[]> {
     const where =
       status === 'closed'

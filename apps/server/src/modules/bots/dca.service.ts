@@ -4,6 +4,7 @@ import {
   EXCHANGE_KEYS,
   exchangeDisplayName,
   fillMessage,
+  LIMITS,
   MIN_TP_SEP_PCT,
   type BotEventView,
   type ClosedBotView,
@@ -44,12 +45,36 @@ export function parseLooseNumber(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** SL / TP+: empty clears, else a positive number. */
+/** SL / TP+: empty clears, else a price > 0 and ≤ LIMITS.maxPrice. */
 function parseOptionalPrice(v: unknown, field: string): number | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
   const n = parseLooseNumber(v);
-  if (n === null || n <= 0) throw badRequest(`${field} must be a positive number, or empty to clear it.`);
+  if (n === null || n <= 0 || n > LIMITS.maxPrice) {
+    throw badRequest(
+      `${field === 'sl' ? 'SL' : 'TP+'} must be a price greater than 0 and at most ${LIMITS.maxPrice.toLocaleString('en-US')}, or empty to clear it.`,
+    );
+  }
   return n;
+}
+
+/**
+ * SL and TP+ must be on the side of the price where they can trigger: for a LONG bot the SL sells
+ * when the price falls to it (so it sits below the price) and TP+ when it rises to it; SHORT mirrors.
+ */
+export function slTpSideProblem(
+  direction: 'LONG' | 'SHORT',
+  price: number,
+  sl: number | null | undefined,
+  tpPlus: number | null | undefined,
+): string | null {
+  const long = direction === 'LONG';
+  if (sl !== null && sl !== undefined && (long ? sl >= price : sl <= price)) {
+    return fillMessage(long ? DCA_MESSAGES.slAbovePrice : DCA_MESSAGES.slBelowPrice, { price });
+  }
+  if (tpPlus !== null && tpPlus !== undefined && (long ? tpPlus <= price : tpPlus >= price)) {
+    return fillMessage(long ? DCA_MESSAGES.tpPlusBelowPrice : DCA_MESSAGES.tpPlusAbovePrice, { price });
+  }
+  return null;
 }
 
 export function rangeOf(state: DcaState): { low: number; high: number } {
@@ -174,6 +199,8 @@ export class DcaService {
         field: tp === null || tp < MIN_TP_SEP_PCT ? 'tp' : 'separacion',
       });
     }
+    if (tp > LIMITS.maxTpPct) throw badRequest(DCA_MESSAGES.tpTooHigh, { field: 'tp' });
+    if (sep > LIMITS.maxSepPct) throw badRequest(DCA_MESSAGES.sepTooHigh, { field: 'separacion' });
     const exchange = (body.exchange ?? '').trim().toLowerCase();
     if (!exchange) throw badRequest(DCA_MESSAGES.noExchange);
     if (!(EXCHANGE_KEYS as readonly string[]).includes(exchange)) throw badRequest(DCA_MESSAGES.notConnected);
@@ -188,9 +215,10 @@ export class DcaService {
       );
     const amount = parseLooseNumber(body.amount ?? '');
     if (amount === null || amount <= 0) throw badRequest(DCA_MESSAGES.badAmount);
+    if (amount > LIMITS.maxAmount) throw badRequest(DCA_MESSAGES.amountTooHigh, { field: 'amount' });
     const osRaw = parseLooseNumber(body.os ?? '');
-    if (osRaw === null || !Number.isInteger(osRaw) || osRaw < 1 || osRaw > 100) {
-      throw badRequest('# OS must be a whole number from 1 to 100.');
+    if (osRaw === null || !Number.isInteger(osRaw) || osRaw < 1 || osRaw > LIMITS.maxOs) {
+      throw badRequest(`# OS must be a whole number from 1 to ${LIMITS.maxOs}.`);
     }
     const settings = await this.repo.settings(userId);
     const apartado = body.apartado ?? settings.apartado ?? 'Spot';
@@ -218,6 +246,10 @@ export class DcaService {
     }
     if (await this.repo.activeFor(userId, exchange, symbol)) {
       throw conflict(fillMessage(DCA_MESSAGES.alreadyActive, { exchange, symbol }));
+    }
+    const max = this.ctx.config.MAX_BOTS_PER_USER;
+    if ((await this.repo.countActive(userId)) >= max) {
+      throw conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max }));
     }
     const id = randomUUID();
     const config: DcaConfig = {
@@ -344,21 +376,26 @@ export class DcaService {
     }
   }
 
-  /** Stops every active bot of a user, keeping assets (account deletion). */
+  /**
+   * Stops every active bot of a user, keeping assets (account deletion). All at once: each bot
+   * waits only for its own exchange calls, not for the bots before it.
+   */
   async stopAllForUser(userId: string) {
     const rows = await this.repo.listByUser(userId, 'active');
-    for (const r of rows) {
-      try {
-        await this.runner.stopBot(r.id, 'cancel_only', 15_000);
-      } catch (err) {
-        this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before account deletion');
-        await this.repo.updateBot(r.id, {
-          status: 'stopped',
-          stopReason: 'account_deleted',
-          stoppedAt: new Date(),
-        });
-      }
-    }
+    await Promise.all(
+      rows.map(async (r) => {
+        try {
+          await this.runner.stopBot(r.id, 'cancel_only', 15_000);
+        } catch (err) {
+          this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before account deletion');
+          await this.repo.updateBot(r.id, {
+            status: 'stopped',
+            stopReason: 'account_deleted',
+            stoppedAt: new Date(),
+          });
+        }
+      }),
+    );
   }
 
   async updateSlTp(
@@ -373,6 +410,11 @@ export class DcaService {
     const sl = hasSl ? parseOptionalPrice(patch.sl, 'sl') : undefined;
     const tpPlus = hasTp ? parseOptionalPrice(patch.tp_plus, 'tp_plus') : undefined;
     const row = await this.activeBot(userId, exchange, symbol);
+    if ((sl ?? null) !== null || (tpPlus ?? null) !== null) {
+      const price = (await this.market.ticker(row.exchange, row.symbol)).last;
+      const problem = slTpSideProblem((row.config as DcaBotConfigJson).direction, price, sl, tpPlus);
+      if (problem) throw badRequest(problem);
+    }
     if (sl !== undefined) {
       await this.runner.act(row.id, { type: 'set_sl', sl, ts: Date.now() });
       await this.repo.updateBot(row.id, { sl: sl === null ? null : String(sl) });

@@ -65,7 +65,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.addHook('onClose', async () => runner.close());
   runners.set(ctx, runner);
 
-  const auth = { preHandler: app.authenticate };
+  const auth = { onRequest: app.authenticate };
 
   app.get(
     '/api/bots_activos_dca',

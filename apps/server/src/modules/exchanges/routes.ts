@@ -44,7 +44,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.post(
     '/api/estado_conexion',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['exchanges'],
         summary: 'Which of the 20 exchanges the user has connected (paper or live)',
@@ -59,7 +59,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.post(
     '/api/conectar_exchange',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['exchanges'],
         summary: 'Connect live API keys (checked with a balance call) or a paper account (mode "paper")',
@@ -84,7 +84,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.post(
     '/api/eliminar_exchange',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['exchanges'],
         summary: 'Remove a connection (a paper account is deleted with it)',
@@ -102,7 +102,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get(
     '/api/exchanges/connections',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['exchanges'],
         summary: "The user's connected exchanges with their mode (never any key material)",

@@ -20,7 +20,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { MarketHubService, translate } from './market.service';
+import { SimMarketStore } from './sim-store';
 import { CoinGeckoTickerProvider, HubTickerProvider, type TickerPriceProvider } from './ticker-provider';
+
+/** How often the simulated market's candles are written (the walk itself is written every tick). */
+const CANDLE_SAVE_MS = 10_000;
 
 const rethrow = (err: unknown): never => {
   throw translate(err);
@@ -35,17 +39,35 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   let simulator: MarketSimulator | null = null;
   let hub: MarketHubService;
   let tickerProvider: TickerPriceProvider;
+  let simStore: SimMarketStore | null = null;
   if (simulated) {
     const sim = new MarketSimulator();
     simulator = sim;
+    // Continue the walk where the last run left it (a restart is invisible in the price series).
+    const store = new SimMarketStore(ctx.db, sim, (err) =>
+      ctx.log.warn({ err }, 'could not save the simulated market'),
+    );
+    simStore = store;
+    const restored = await store.load();
+    ctx.log.info({ restored, time: new Date(sim.time).toISOString() }, 'simulated market ready');
     // In-process data: no cache needed (a set price is seen at once), one reader per pair anyway.
     hub = new MarketHubService({
       source: (exchange) => new SimulatedMarketData(sim, exchange),
       ttl: { ticker: 0, orderBook: 0, candles: 0, markets: 3_600_000 },
     });
-    const timer = setInterval(() => sim.advance(Date.now()), 1_000);
+    const timer = setInterval(() => {
+      sim.advance(Date.now());
+      store.scheduleState();
+    }, 1_000);
     timer.unref();
-    app.addHook('onClose', () => clearInterval(timer));
+    const candleTimer = setInterval(() => void store.flushCandles(), CANDLE_SAVE_MS);
+    candleTimer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      clearInterval(candleTimer);
+      await store.flushState();
+      await store.flushCandles();
+    });
     tickerProvider = new HubTickerProvider(hub, 'binance');
     ctx.services.simulator = sim;
   } else {
@@ -190,7 +212,12 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         const { exchange, symbol, price } = request.body;
         const key = exchange.trim().toLowerCase();
         const unified = await hub.requireSymbol(key, symbol).catch(rethrow);
+        const tick = simulator.market(key, unified).priceStep;
+        if (price < tick) {
+          throw badRequest(`price must be at least the market's tick size (${tick}) on ${unified}`);
+        }
         const held = simulator.setPrice(key, unified, price);
+        await simStore?.flushState();
         request.log.info({ exchange: key, symbol: unified, price: held }, 'simulated price set');
         return { ok: true as const, exchange: key, symbol: unified, price: held };
       },

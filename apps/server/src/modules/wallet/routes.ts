@@ -30,7 +30,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get(
     '/api/wallet',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['wallet'],
         summary: 'Balances (coin -> total) of the chosen connection; all 26 wallet coins, 0 when none',
@@ -45,7 +45,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get(
     '/api/address',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['wallet'],
         summary: 'Known deposit addresses (symbol -> address) of the chosen connection',
@@ -60,7 +60,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.post(
     '/api/address',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['wallet'],
         summary: 'Generate (or return) the deposit address of one wallet coin',

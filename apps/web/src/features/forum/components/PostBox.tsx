@@ -1,3 +1,4 @@
+import { textLength, textProblem } from '@bytx/contract';
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,11 +29,15 @@ export function PostBox({
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const blank = text.trim().length === 0;
+  // The server's own rules (packages/contract): the same count and the same refused characters.
+  const used = textLength(text);
+  const tooLong = used > maxChars;
+  const badChars = textProblem(text, 'content') !== null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const content = text.trim();
-    if (!content || pending) return;
+    if (!content || pending || tooLong || badChars) return;
     setError(null);
     try {
       await onSubmit(content);
@@ -52,14 +57,14 @@ export function PostBox({
           aria-label={placeholder}
           rows={minRows}
           resize="vertical"
-          maxLength={maxChars}
+          error={badChars ? t('forum.badChars') : undefined}
           data-testid={`${testId}-input`}
         />
         <Group justify="space-between">
-          <Text size="xs" c="dimmed">
-            {t('forum.chars', { used: text.length, max: maxChars })}
+          <Text size="xs" c={tooLong ? 'red' : 'dimmed'} data-testid={`${testId}-count`}>
+            {t('forum.chars', { used, max: maxChars })}
           </Text>
-          <Button type="submit" size="xs" disabled={blank} loading={pending} data-testid={`${testId}-submit`}>
+          <Button type="submit" size="xs" disabled={blank || tooLong || badChars} loading={pending} data-testid={`${testId}-submit`}>
             {submitLabel}
           </Button>
         </Group>

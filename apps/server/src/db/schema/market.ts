@@ -1,0 +1,29 @@
+import { bigint, doublePrecision, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The simulated market's walk (MARKET_DATA=simulated): one row, the MarketSimulator snapshot
+ * (`SimulatorSnapshot`), written every tick and at once when a control price is set, so a restart
+ * continues the price series where it was (docs/venues.md).
+ */
+export const simState = pgTable('sim_state', {
+  id: smallint('id').primaryKey().default(1),
+  state: jsonb('state').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Candles of the simulated market that someone asked for; open time `ts` in ms since the epoch. */
+export const simCandles = pgTable(
+  'sim_candles',
+  {
+    exchange: text('exchange').notNull(),
+    symbol: text('symbol').notNull(),
+    timeframe: text('timeframe').notNull(),
+    ts: bigint('ts', { mode: 'number' }).notNull(),
+    open: doublePrecision('open').notNull(),
+    high: doublePrecision('high').notNull(),
+    low: doublePrecision('low').notNull(),
+    close: doublePrecision('close').notNull(),
+    volume: doublePrecision('volume').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.exchange, t.symbol, t.timeframe, t.ts] })],
+);
