@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -20,6 +21,7 @@ import { modules } from './modules/index';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
 import { inputPlugin } from './plugins/input';
+import { loadSheddingPlugin } from './plugins/load-shedding';
 import { APP_VERSION } from './version';
 
 /** Paths whose values never reach a log line (DESIGN.md principle 7). */
@@ -96,6 +98,24 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
     trustProxy: config.TRUST_PROXY,
+    // Slow or half-sent requests cannot hold a connection (docs/limits.md): node checks the header
+    // and request deadlines every second; an idle socket ends after HTTP_IDLE_TIMEOUT_MS.
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        {
+          headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+          requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+          keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      );
+      server.setTimeout(config.HTTP_IDLE_TIMEOUT_MS);
+      return server;
+    },
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     bodyLimit: 256 * 1024,
     // The spec's clients send user_id in query strings; keep arrays out of it.
     routerOptions: { maxParamLength: 200 },
@@ -161,6 +181,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  await app.register(loadSheddingPlugin, {
+    maxInFlight: config.SHED_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+  });
   await app.register(inputPlugin);
   await app.register(authPlugin, { ctx });
   for (const mod of modules) {

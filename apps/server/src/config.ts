@@ -15,6 +15,14 @@ const emailList = z
   )
   .pipe(z.array(z.email({ message: 'must be a comma-separated list of email addresses' })));
 
+/** A whole number from min to max (ms, counts). */
+const count = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
 /** Every variable the platform reads. README.md documents each one; keep them in step. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -44,12 +52,21 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   BOT_RUNNER: boolFlag.default(true),
   /** Active bots one user may run, every kind together (docs/limits.md). */
-  MAX_BOTS_PER_USER: z.coerce
-    .number({ message: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(10_000, 'must be at most 10000')
-    .default(50),
+  MAX_BOTS_PER_USER: count(1, 10_000).default(50),
+  /** Failed logins from one address across all emails per 15 minutes before 429 (password spraying). */
+  LOGIN_FAILURES_PER_ADDRESS: count(1, 1_000_000).default(30),
+  /** A request's headers must arrive within this (ms). */
+  HTTP_HEADERS_TIMEOUT_MS: count(100, 600_000).default(10_000),
+  /** A whole request (headers and body) must arrive within this (ms). */
+  HTTP_REQUEST_TIMEOUT_MS: count(100, 600_000).default(30_000),
+  /** An idle kept-alive connection is closed after this (ms). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: count(100, 600_000).default(5_000),
+  /** A socket with no traffic at all is closed after this (ms). */
+  HTTP_IDLE_TIMEOUT_MS: count(100, 600_000).default(30_000),
+  /** API requests in progress at once before new ones get 503 + Retry-After (0: no limit). */
+  SHED_MAX_IN_FLIGHT: count(0, 1_000_000).default(64),
+  /** Mean event-loop delay (ms) above which new API requests get 503 + Retry-After (0: off). */
+  SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(200),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
 });

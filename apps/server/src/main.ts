@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { lockDownDataDir } from './lib/data-dir';
 
 async function main() {
   let config;
@@ -12,10 +13,16 @@ async function main() {
     }
     throw err;
   }
+  // Secrets and the database live in DATA_DIR: readable by this account only (0700 / 0600).
+  process.umask(0o077);
+  lockDownDataDir(config.dataDir);
   const { app } = await buildApp(config);
+  // PGlite writes a few files through its own C library with mode 0644, whatever our umask says.
+  lockDownDataDir(config.dataDir);
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    lockDownDataDir(config.dataDir);
     process.exit(0);
   };
   process.once('SIGINT', () => void close('SIGINT'));

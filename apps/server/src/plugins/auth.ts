@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../modules/accounts/sessions.repository';
 import { SessionsRepository } from '../modules/accounts/sessions.repository';
@@ -18,6 +18,10 @@ declare module 'fastify' {
      */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
+  interface FastifyInstance {
+    /** Every route registered, with whether it needs a session (tests walk it against the OpenAPI document). */
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     /** Set by the auth plugin on every route that needs a session. */
     authenticated?: boolean;
@@ -25,6 +29,12 @@ declare module 'fastify' {
 }
 
 export const BEARER_SECURITY = [{ bearer: [] }];
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  authenticated: boolean;
+}
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -67,20 +77,22 @@ export const authPlugin = fp(async (app, opts: { ctx: AppContext }) => {
     request.user = user;
   };
   app.decorate('authenticate', authenticate);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
 
   // Every route that authenticates does it first (401 before any 400), and says so in the OpenAPI
   // document: one rule for all routes instead of one per route.
   app.addHook('onRoute', (route: RouteOptions) => {
+    const isAuth = (h: unknown) => h === authenticate;
     const pre = asArray(route.preHandler);
-    const onRequest = asArray(route.onRequest) as onRequestHookHandler[];
-    const needsSession =
-      pre.includes(authenticate as never) || onRequest.includes(authenticate as never);
+    const onRequest = asArray(route.onRequest);
+    const needsSession = pre.some(isAuth) || onRequest.some(isAuth);
+    for (const method of asArray(route.method)) {
+      routeTable.push({ method, url: route.url, authenticated: needsSession });
+    }
     if (!needsSession) return;
-    route.preHandler = pre.filter((h) => h !== (authenticate as never));
-    route.onRequest = [
-      authenticate as never,
-      ...onRequest.filter((h) => h !== (authenticate as never)),
-    ];
+    route.preHandler = pre.filter((h) => !isAuth(h));
+    route.onRequest = [authenticate, ...onRequest.filter((h) => !isAuth(h))];
     route.schema = { ...route.schema, security: BEARER_SECURITY };
     route.config = { ...route.config, authenticated: true };
   });

@@ -20,7 +20,7 @@ export const inputPlugin = fp(async (app: FastifyInstance) => {
       done(null, undefined);
       return;
     }
-    json(request, text, done);
+    void json(request, text, done);
   });
 
   app.addHook('preValidation', async (request) => {

@@ -1,4 +1,13 @@
-import { bigint, doublePrecision, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  doublePrecision,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The simulated market's walk (MARKET_DATA=simulated): one row, the MarketSimulator snapshot

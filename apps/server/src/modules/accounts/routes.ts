@@ -20,9 +20,13 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { badRequest, unauthorized } from '../../lib/errors';
+import { badRequest, HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
+import { FailedLoginThrottle } from './login-throttle';
+
+/** Window of LOGIN_FAILURES_PER_ADDRESS (failed logins from one address across all emails). */
+const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
 const TAGS = ['accounts'];
 const bearer = [{ bearer: [] }];
@@ -45,6 +49,10 @@ const limits = {
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new AccountsService(ctx);
+  const failedLogins = new FailedLoginThrottle(
+    ctx.config.LOGIN_FAILURES_PER_ADDRESS,
+    LOGIN_FAILURE_WINDOW_MS,
+  );
 
   app.get(
     '/api/config',
@@ -96,7 +104,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/login',
     {
-      config: { rateLimit: limits.login },
+      config: { rateLimit: limits.login, shed: false },
       schema: {
         tags: TAGS,
         summary: 'Log in: a session token, or a temporary token for the 2FA step',
@@ -104,7 +112,19 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: loginResponse },
       },
     },
-    async (request) => service.login(request.body.email, request.body.password),
+    async (request, reply) => {
+      const wait = failedLogins.retryAfter(request.ip);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw tooManyRequests(`Too many requests. Please try again in ${wait} seconds.`);
+      }
+      try {
+        return await service.login(request.body.email, request.body.password);
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 401) failedLogins.fail(request.ip);
+        throw err;
+      }
+    },
   );
 
   app.post(
@@ -142,6 +162,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/me',
     {
+      config: { shed: false },
       schema: {
         tags: TAGS,
         summary: 'The session user (loggedIn false with no or an invalid token)',

@@ -7,6 +7,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get(
     '/api/health',
     {
+      config: { shed: false },
       schema: {
         tags: ['platform'],
         summary: 'Liveness and database kind',

@@ -142,5 +142,15 @@ export class SimMarketStore {
 }
 
 function candleRow(exchange: string, symbol: string, timeframe: string, c: Candle) {
-  return { exchange, symbol, timeframe, ts: c[0], open: c[1], high: c[2], low: c[3], close: c[4], volume: c[5] };
+  return {
+    exchange,
+    symbol,
+    timeframe,
+    ts: c[0],
+    open: c[1],
+    high: c[2],
+    low: c[3],
+    close: c[4],
+    volume: c[5],
+  };
 }

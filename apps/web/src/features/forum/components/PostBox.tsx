@@ -64,7 +64,13 @@ export function PostBox({
           <Text size="xs" c={tooLong ? 'red' : 'dimmed'} data-testid={`${testId}-count`}>
             {t('forum.chars', { used, max: maxChars })}
           </Text>
-          <Button type="submit" size="xs" disabled={blank || tooLong || badChars} loading={pending} data-testid={`${testId}-submit`}>
+          <Button
+            type="submit"
+            size="xs"
+            disabled={blank || tooLong || badChars}
+            loading={pending}
+            data-testid={`${testId}-submit`}
+          >
             {submitLabel}
           </Button>
         </Group>
