@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** Test tiers: unit (packages), api (server through the app factory), web (components), e2e (Chromium). */
+/** Test tiers: unit (packages), api (server through the app factory), fuzz (every API operation under hostile input), web (components), e2e (Chromium). */
 export default defineConfig({
   test: {
     projects: [
@@ -17,6 +17,15 @@ export default defineConfig({
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'fuzz',
+          include: ['apps/server/fuzz/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
           hookTimeout: 60_000,
         },
       },
