@@ -66,7 +66,7 @@ const envSchema = z.object({
   /** API requests in progress at once before new ones get 503 + Retry-After (0: no limit). */
   SHED_MAX_IN_FLIGHT: count(0, 1_000_000).default(64),
   /** Mean event-loop delay (ms) above which new API requests get 503 + Retry-After (0: off). */
-  SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(200),
+  SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(500),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
 });

@@ -238,7 +238,7 @@ describe('hardening: the input rules every request obeys', () => {
   });
 
   it('sends Cache-Control: no-store on answers that depend on the session', async () => {
-    for (const url of ['/api/me', '/api/bots_activos_dca', '/api/check_2fa', '/api/exchanges_conectados']) {
+    for (const url of ['/api/me', '/api/bots_activos_dca', '/api/check_2fa', '/api/exchanges/connections']) {
       const res = await t.app.inject({ method: 'GET', url, headers: alice.auth });
       expect(res.headers['cache-control'], url).toBe('no-store');
     }

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -32,6 +32,7 @@ export const RETRY_AFTER_S = 2;
  */
 export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadSheddingOptions) => {
   let inFlight = 0;
+  const counted = new WeakSet<FastifyRequest>();
   let lagging = false;
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   if (opts.maxEventLoopDelayMs > 0) {
@@ -56,8 +57,13 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
         .send({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
     }
     inFlight++;
-    // 'close' fires once per response however it ends (answered, failed or aborted by the client).
-    reply.raw.once('close', () => inFlight--);
+    counted.add(request);
     return undefined;
   });
+  // Released once, by whichever comes first: the answer sent, or the client gone before it.
+  const release = async (request: FastifyRequest) => {
+    if (counted.delete(request)) inFlight--;
+  };
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
 });
