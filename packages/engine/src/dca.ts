@@ -36,6 +36,17 @@ import type {
   StrategyEvent,
 } from './strategy';
 
+/**
+ * Open orders one bot may hold: its waiting buys plus its open lots (each with one take-profit sell).
+ * Past it the ladder places fewer buys than # OS, and the event log says why (`order_cap`).
+ */
+export const DCA_MAX_OPEN_ORDERS = 200;
+
+/** Buys the ladder may have below the price, with `crossed` buys at or above it still waiting to fill. */
+function ladderSlots(s: DcaState, crossed: number): number {
+  return Math.max(0, Math.min(s.config.os - crossed, DCA_MAX_OPEN_ORDERS - s.lots.length - crossed));
+}
+
 /** First wait after a buy was refused for funds or an exchange error; doubles up to the cap. */
 export const DCA_FIRST_BACKOFF_MS = 10_000;
 export const DCA_MAX_BACKOFF_MS = 300_000;
@@ -497,7 +508,7 @@ function settledAt(s: DcaState, ladder: Ladder, k: number, canBuy: boolean, cros
   let armed = 0;
   let collected = 0;
   let prev = Number.POSITIVE_INFINITY;
-  const slots = Math.max(0, s.config.os - crossed);
+  const slots = ladderSlots(s, crossed);
   for (let j = k, walked = 0; collected < slots && walked < MAX_LEVEL_WALK; walked++, j++) {
     const p = priceAt(ladder, j);
     if (!(p > 0)) break;
@@ -633,7 +644,8 @@ function rebalance(cx: Cx): void {
   const active = s.waitingBuys.filter((w) => !w.cancelling);
   let crossed = 0;
   for (const w of active) if (w.price >= price) crossed += 1;
-  const slots = Math.max(0, s.config.os - crossed);
+  const slots = ladderSlots(s, crossed);
+  const capped = DCA_MAX_OPEN_ORDERS - s.lots.length < s.config.os;
   const held = new Set<number>();
   for (const lot of s.lots) if (lot.epoch === s.epoch) held.add(lot.level);
   for (const w of s.waitingBuys) if (w.cancelling && w.epoch === s.epoch) held.add(w.level);
@@ -667,6 +679,10 @@ function rebalance(cx: Cx): void {
   const toPlace = canBuy
     ? desired.filter((d) => !armed.has(d.level) && !s.skippedLevels.includes(d.level))
     : [];
+  if (capped !== (s.orderCapped ?? false)) {
+    s.orderCapped = capped;
+    if (capped) log(cx, 'warn', 'order_cap', { max: DCA_MAX_OPEN_ORDERS, lots: s.lots.length });
+  }
   if (needTp.length === 0 && toCancel.length === 0 && toPlace.length === 0) return;
 
   own(cx);

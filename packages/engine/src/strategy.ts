@@ -124,7 +124,8 @@ export type LogCode =
   | 'ra_set'
   | 'stopping'
   | 'close_failed'
-  | 'invalid_value';
+  | 'invalid_value'
+  | 'order_cap';
 
 export interface LogCommand {
   type: 'log';
@@ -269,6 +270,8 @@ export interface DcaState {
   lastRangeLogTs: number | null;
   /** k of the first ladder level below the price at the last rebalance (lets unchanged ticks skip work). */
   ladderK: number | null;
+  /** Whether the open lots leave the ladder fewer buys than # OS (DCA_MAX_OPEN_ORDERS), already logged. */
+  orderCapped?: boolean;
 }
 
 export interface DcaSummary {
