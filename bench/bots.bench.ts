@@ -189,6 +189,8 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
       state,
       status: 'active',
       stopReason: null,
+      problem: null,
+      problemDetail: null,
       sl: null,
       tpPlus: null,
       raEnabled: false,

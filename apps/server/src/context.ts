@@ -39,6 +39,8 @@ export interface AppHooks {
 export interface MarketHub {
   markets(exchange: string): Promise<Record<string, Market>>;
   market(exchange: string, symbol: string): Promise<Market | null>;
+  /** The exchange's own symbol for exactly this string (ASCII-trimmed), if listed and active; else null. */
+  listedSymbol(exchange: string, symbol: string): Promise<string | null>;
   ticker(exchange: string, symbol: string): Promise<Ticker>;
   orderBook(exchange: string, symbol: string, limit?: number): Promise<OrderBook>;
   candles(exchange: string, symbol: string, timeframe: Timeframe, limit?: number): Promise<Candle[]>;

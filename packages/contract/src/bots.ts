@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MARKET_TYPES } from './catalog';
 import { userIdField } from './common';
-import { LIMITS } from './input';
+import { asciiTrim, LIMITS } from './input';
 
 /**
  * Grid Bot DCA calls (spec part 2 §7). Numeric form fields are accepted as numbers or strings
@@ -45,6 +45,26 @@ export const DCA_MESSAGES = {
     'TP+ of a SHORT bot must be below the current price ({price}): it buys back when the price falls to it.',
 } as const;
 
+/**
+ * Why an active bot cannot trade right now (the bot row's `problem`), in both languages. The bot keeps
+ * its lots and resumes when the problem is gone; the user can always stop it keeping assets.
+ */
+export const BOT_PROBLEMS = {
+  pair_delisted: {
+    en: 'Pair delisted by the exchange: the bot places no orders and keeps its lots. Stop it keeping assets, or it resumes when the pair is listed again.',
+    es: 'Par retirado por el exchange: el bot no coloca órdenes y conserva sus lotes. Deténlo conservando los activos, o se reanuda cuando el par vuelva a listarse.',
+  },
+  auth_failed: {
+    en: 'The exchange refuses the API key: the bot is paused and resumes by itself when the key works again. Check the key in Settings.',
+    es: 'El exchange rechaza la API key: el bot está en pausa y se reanuda solo cuando la clave vuelva a funcionar. Revisa la clave en Settings.',
+  },
+  cannot_run: {
+    en: 'This bot cannot run ({detail}). Stop it keeping assets.',
+    es: 'Este bot no puede ejecutarse ({detail}). Deténlo conservando los activos.',
+  },
+} as const;
+export type BotProblem = keyof typeof BOT_PROBLEMS;
+
 export const MIN_TP_SEP_PCT = 0.5;
 export const DCA_DEFAULTS = { tp: 1, amount: 20, os: 3, separacion: 1, leverage: 1 } as const;
 export const DCA_PAGE = { bots: 2, pendingOrders: 6, history: 25, pageButtons: 7 } as const;
@@ -56,7 +76,13 @@ export function fillMessage(template: string, params: Record<string, string | nu
 
 const looseOptional = z.union([z.number(), z.string().max(64), z.null()]).optional();
 const exchangeField = z.string().trim().max(40);
-const symbolField = z.string().trim().max(40);
+/** A symbol is matched exactly against the exchange's list; only ASCII whitespace is trimmed (asciiTrim). */
+const symbolField = z.string().max(40).transform(asciiTrim);
+const requiredSymbol = z
+  .string({ message: 'symbol is required' })
+  .max(40)
+  .transform(asciiTrim)
+  .pipe(z.string().min(1, 'symbol is required'));
 
 export const marketTypeSchema = z.enum(MARKET_TYPES);
 export const directionSchema = z.enum(['LONG', 'SHORT']);
@@ -81,7 +107,7 @@ export type StartBotDcaBody = z.infer<typeof startBotDcaBody>;
 export const pairBody = z.object({
   user_id: userIdField,
   exchange: exchangeField.min(1, 'exchange is required'),
-  symbol: symbolField.min(1, 'symbol is required'),
+  symbol: requiredSymbol,
 });
 
 export const stopModeSchema = z.enum(['close_market', 'cancel_only']);
@@ -94,7 +120,7 @@ export const updateTpPlusBody = pairBody.extend({ tp_plus: looseOptional });
 export const minCostBody = z.object({
   user_id: userIdField,
   exchange: exchangeField.min(1, 'exchange is required'),
-  symbol: symbolField.min(1, 'symbol is required'),
+  symbol: requiredSymbol,
 });
 export const minCostResponse = z.object({
   success: z.boolean(),
@@ -126,7 +152,7 @@ export const historyQuery = z.object({
 export const setLeverageBody = z.object({
   user_id: userIdField,
   exchange: z.string().trim().max(40).optional(),
-  symbol: z.string().trim().max(40).optional(),
+  symbol: symbolField.optional(),
   leverage: z.coerce
     .number({ message: 'leverage must be a number' })
     .int('leverage must be an integer')
@@ -170,7 +196,11 @@ export interface DcaBotView {
   apartado: string;
   leverage: number;
   direction: 'LONG' | 'SHORT';
+  /** 'error' while the bot has a problem (it is still active and holds its lots). */
   status: 'active' | 'stopped' | 'error';
+  problem: BotProblem | null;
+  /** The problem in both languages, for the row. */
+  reason: { en: string; es: string } | null;
   pnl: number;
   open_lots: number;
   waiting_buys: number;

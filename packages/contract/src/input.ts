@@ -55,6 +55,11 @@ export function findUnsafeInput(value: unknown, root: string): InputProblem | nu
   return null;
 }
 
+/** Trims ASCII whitespace only: a zero-width or other Unicode space stays and makes a symbol unlisted. */
+export function asciiTrim(text: string): string {
+  return text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '');
+}
+
 /** Text a person writes for others to read (forum): no control characters, no direction overrides. */
 export function textProblem(text: string, field: string): string | null {
   if (CONTROL_CHARS.test(text)) return INPUT_MESSAGES.control.replace('{field}', field);

@@ -1,6 +1,16 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { VenueError } from '@bytx/venues';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/errors';
+import { venueErrorAnswer } from '../lib/venue-errors';
+
+function sendHttpError(reply: FastifyReply, err: HttpError) {
+  const retryAfter = err.extra.retryAfter;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+  return reply
+    .status(err.statusCode)
+    .send({ success: false, ok: false, error: err.message, message: err.message, ...err.extra });
+}
 
 /** Turns `{ path, message }` issues into one sentence a user can act on. */
 function describeValidation(issues: { instancePath?: string; message?: string }[]): string {
@@ -18,11 +28,12 @@ function describeValidation(issues: { instancePath?: string; message?: string }[
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
-    if (err instanceof HttpError) {
-      return reply
-        .status(err.statusCode)
-        .send({ success: false, ok: false, error: err.message, message: err.message, ...err.extra });
+    if (err instanceof VenueError) {
+      const answer = venueErrorAnswer(err);
+      request.log.warn({ exchange: err.exchange, error: err.name }, 'venue error answered');
+      return sendHttpError(reply, answer);
     }
+    if (err instanceof HttpError) return sendHttpError(reply, err);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const message = `Invalid request: ${describeValidation(
         err.validation.map((v) => ({ instancePath: v.instancePath, message: v.message })),

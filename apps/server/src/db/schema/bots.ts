@@ -36,6 +36,9 @@ export const bots = pgTable(
       .notNull()
       .default('active'),
     stopReason: text('stop_reason'),
+    /** Why an active bot cannot trade now (BOT_PROBLEMS in the contract); null when it can. */
+    problem: text('problem', { enum: ['pair_delisted', 'auth_failed', 'cannot_run'] }),
+    problemDetail: text('problem_detail'),
     sl: money('sl'),
     tpPlus: money('tp_plus'),
     raEnabled: boolean('ra_enabled').notNull().default(false),

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  asciiTrim,
+  BOT_PROBLEMS,
   DCA_MESSAGES,
   EXCHANGE_KEYS,
   exchangeDisplayName,
@@ -7,6 +9,7 @@ import {
   LIMITS,
   MIN_TP_SEP_PCT,
   type BotEventView,
+  type BotProblem,
   type ClosedBotView,
   type DcaBotView,
   type DcaTradeView,
@@ -77,6 +80,13 @@ export function slTpSideProblem(
   return null;
 }
 
+/** A bot problem in both languages, with its detail filled in. */
+export function problemText(problem: BotProblem, detail: string | null): { en: string; es: string } {
+  const t = BOT_PROBLEMS[problem];
+  const d = { detail: detail ?? '' };
+  return { en: fillMessage(t.en, d), es: fillMessage(t.es, d) };
+}
+
 export function rangeOf(state: DcaState): { low: number; high: number } {
   const a = state.anchor ?? 0;
   const c = state.config;
@@ -120,7 +130,9 @@ export class DcaService {
       apartado: cfg.apartado,
       leverage: cfg.leverage,
       direction: cfg.direction,
-      status: row.status,
+      status: row.problem ? 'error' : row.status,
+      problem: row.problem,
+      reason: row.problem ? problemText(row.problem, row.problemDetail) : null,
       pnl: Number(row.pnl),
       open_lots: state.lots.length,
       waiting_buys: state.waitingBuys.length,
@@ -158,10 +170,19 @@ export class DcaService {
 
   /** The user's active bot on (exchange, symbol), else 404. */
   async activeBot(userId: string, exchange: string, symbol: string): Promise<BotRow> {
-    const row = await this.repo.activeFor(userId, exchange.toLowerCase(), symbol.toUpperCase());
-    if (!row)
-      throw notFound(fillMessage(DCA_MESSAGES.noActiveBot, { exchange, symbol: symbol.toUpperCase() }));
+    const sym = asciiTrim(symbol);
+    const row = await this.repo.activeFor(userId, exchange.toLowerCase(), sym);
+    if (!row) throw notFound(fillMessage(DCA_MESSAGES.noActiveBot, { exchange, symbol: sym }));
     return row;
+  }
+
+  /** The exchange's own symbol for what the user sent (exact, ASCII-trimmed), else the spec's 400. */
+  private async listed(exchange: string, symbol: string): Promise<string> {
+    const listed = await this.market.listedSymbol(exchange, symbol).catch(() => null);
+    if (!listed) {
+      throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }));
+    }
+    return listed;
   }
 
   /** A bot of this user (any status), else 404: another user's bot is not revealed. */
@@ -173,7 +194,8 @@ export class DcaService {
 
   async minCost(exchange: string, symbol: string) {
     const ex = exchange.toLowerCase();
-    const sym = symbol.toUpperCase();
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
+    const sym = await this.listed(ex, symbol);
     const market = await this.market.market(ex, sym).catch(() => null);
     if (!market)
       throw badRequest(
@@ -206,8 +228,8 @@ export class DcaService {
     if (!(EXCHANGE_KEYS as readonly string[]).includes(exchange)) throw badRequest(DCA_MESSAGES.notConnected);
     const kind = await this.venues.connectionKind(userId, exchange);
     if (!kind) throw badRequest(DCA_MESSAGES.notConnected);
-    const symbol = (body.symbol ?? '').trim().toUpperCase();
-    if (!symbol) throw badRequest(DCA_MESSAGES.noPair);
+    if (!asciiTrim(body.symbol ?? '')) throw badRequest(DCA_MESSAGES.noPair);
+    const symbol = await this.listed(exchange, body.symbol ?? '');
     const market = await this.market.market(exchange, symbol).catch(() => null);
     if (!market || !market.active)
       throw badRequest(
@@ -474,7 +496,7 @@ export class DcaService {
     let rows: BotRow[];
     if (q.bot_id) rows = [await this.ownBot(userId, q.bot_id)];
     else if (q.exchange && q.symbol) {
-      const r = await this.repo.activeFor(userId, q.exchange.toLowerCase(), q.symbol.toUpperCase());
+      const r = await this.repo.activeFor(userId, q.exchange.toLowerCase(), asciiTrim(q.symbol));
       rows = r ? [r] : [];
     } else rows = await this.repo.listByUser(userId, 'active');
     const all = rows
@@ -529,7 +551,8 @@ export class DcaService {
     if (!exchange) throw badRequest(DCA_MESSAGES.leverageNoExchange);
     const ex = exchange.toLowerCase();
     if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
-    await this.repo.saveSetting(userId, { exchange: ex, symbol: (symbol ?? '').toUpperCase() }, { leverage });
+    const sym = symbol && asciiTrim(symbol) ? await this.listed(ex, symbol) : '';
+    await this.repo.saveSetting(userId, { exchange: ex, symbol: sym }, { leverage });
     return { success: true, leverage, message: `Leverage configured to ${leverage}x` };
   }
 
@@ -556,7 +579,7 @@ export class DcaService {
   async pnls(userId: string, bots?: { symbol: string; exchange: string }[]) {
     let rows = await this.repo.listByUser(userId, 'active');
     if (bots) {
-      const wanted = new Set(bots.map((b) => `${b.exchange.toLowerCase()}|${b.symbol.toUpperCase()}`));
+      const wanted = new Set(bots.map((b) => `${b.exchange.toLowerCase()}|${asciiTrim(b.symbol)}`));
       rows = rows.filter((r) => wanted.has(`${r.exchange}|${r.symbol}`));
     }
     const now = Date.now();

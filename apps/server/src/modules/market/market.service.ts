@@ -1,4 +1,4 @@
-import { EXCHANGES } from '@bytx/contract';
+import { asciiTrim, EXCHANGES } from '@bytx/contract';
 import {
   InvalidOrderError,
   NotSupportedError,
@@ -132,6 +132,20 @@ export class MarketHubService implements MarketHub {
       this.compact.set(src.exchange, idx);
     }
     return idx.get(raw.toUpperCase().replace(/[^A-Z0-9]/g, '')) ?? null;
+  }
+
+  /**
+   * The one canonical symbol (issue: one broken bot never breaks anything else): the exchange's own
+   * unified symbol, matched exactly after trimming ASCII whitespace — no case folding, no compact
+   * forms, so bidi, zero-width and lookalike characters never match. Null when not listed or not
+   * active. Every call that stores, compares or sends a symbol uses this; public market-data reads
+   * keep `resolveSymbol`'s convenience forms.
+   */
+  async listedSymbol(exchange: string, symbol: string): Promise<string | null> {
+    const markets = await this.markets(exchange);
+    const s = asciiTrim(symbol);
+    const m = Object.prototype.hasOwnProperty.call(markets, s) ? markets[s] : undefined;
+    return m && m.active ? m.symbol : null;
   }
 
   /** Like resolveSymbol, but a 400 with a clear message when the pair is not listed. */
