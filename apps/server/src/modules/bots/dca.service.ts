@@ -180,7 +180,9 @@ export class DcaService {
   private async listed(exchange: string, symbol: string): Promise<string> {
     const listed = await this.market.listedSymbol(exchange, symbol).catch(() => null);
     if (!listed) {
-      throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }));
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
     }
     return listed;
   }
