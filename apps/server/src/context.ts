@@ -44,6 +44,10 @@ export interface MarketHub {
   ticker(exchange: string, symbol: string): Promise<Ticker>;
   orderBook(exchange: string, symbol: string, limit?: number): Promise<OrderBook>;
   candles(exchange: string, symbol: string, timeframe: Timeframe, limit?: number): Promise<Candle[]>;
+  /** Forget the cached market list of an exchange (a listing may have changed). */
+  invalidateMarkets?(exchange: string): void;
+  /** Listing changes (the simulator's delist control). Returns unsubscribe. */
+  onListing?(listener: (e: { exchange: string; symbol: string; listed: boolean }) => void): () => void;
   /** Price updates of one pair; the hub watches upstream once however many listen. Returns unsubscribe. */
   subscribe(exchange: string, symbol: string, listener: (ticker: Ticker) => void): () => void;
 }

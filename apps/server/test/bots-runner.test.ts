@@ -303,7 +303,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
     expect(bal.BTC!.total).toBeCloseTo((await stateOf(id)).lots[0]!.qty, 10);
   });
 
-  it('waits for funds on InsufficientFunds and stops with the reason on a refused key', async () => {
+  it('waits for funds on InsufficientFunds, and pauses on a refused key until the key works again', async () => {
     const poor = new PaperVenue({
       accountId: 'poor',
       feed: new SimulatedMarketData(sim, EX),
@@ -323,12 +323,22 @@ describe('bot runner on a paper venue and the simulated market', () => {
     const id2 = await newBot();
     const r2 = newRunner();
     await r2.start();
+    // A refused key pauses the bot (still active, holding what it holds) with the reason...
     const row = await until(async () => {
       const b = await repo.byId(id2);
-      return b?.status === 'error' ? b : null;
+      return b?.problem === 'auth_failed' ? b : null;
     });
-    expect(row.stopReason).toMatch(/auth_error: API key revoked/);
-    expect(await events(id2)).toContain('auth_error');
+    expect(row.status).toBe('active');
+    expect(row.problemDetail).toMatch(/API key revoked/);
+    expect(await events(id2)).toContain('auth_failed');
+    expect(r2.has(id2)).toBe(false);
+    // ...until the key works again (no more failures queued): the next check resumes it.
+    await r2.recheckProblems();
+    await until(async () => ((await repo.byId(id2))?.problem === null ? true : null));
+    expect(await events(id2)).toContain('problem_cleared');
+    // Trading again: its entry is retried after the strategy's backoff (the refusal counted as an exchange error).
+    expect(r2.has(id2)).toBe(true);
+    expect((await stateOf(id2)).buyRetryAt).not.toBeNull();
   });
 
   it('reconciles after a crash: fills and cancels applied, unsent orders re-planned, strangers cancelled', async () => {

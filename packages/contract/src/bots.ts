@@ -30,6 +30,9 @@ export const DCA_MESSAGES = {
   botStarted: 'Bot started successfully',
   botStopped: 'Bot stopped successfully',
   relocated: '✅ Reubicado. La malla se rearmó con la misma config desde el precio actual.',
+  delistedStopKeepsAssets:
+    'This pair is delisted by the exchange: nothing can be sold on it. Stop the bot keeping its assets (cancel only).',
+  startFailed: 'Failed to start the Bot: {reason}',
   tpTooHigh: `Take Profit (%) must be at most ${LIMITS.maxTpPct}%.`,
   sepTooHigh: `Separation (%) must be at most ${LIMITS.maxSepPct}%: the ladder's levels must stay above zero.`,
   amountTooHigh: `The amount must be at most ${LIMITS.maxAmount.toLocaleString('en-US')} USDT.`,

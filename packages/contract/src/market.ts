@@ -121,3 +121,16 @@ export const devPriceResponse = z.object({
   symbol: z.string(),
   price: z.number(),
 });
+
+/** Simulator control: delist (listed false) or relist a pair (SIMULATOR_CONTROL=1 only). */
+export const devDelistBody = z.object({
+  exchange: exchangeField,
+  symbol: symbolField,
+  listed: z.boolean({ message: 'listed must be true or false' }),
+});
+export const devDelistResponse = z.object({
+  ok: z.literal(true),
+  exchange: z.string(),
+  symbol: z.string(),
+  listed: z.boolean(),
+});

@@ -107,6 +107,8 @@ export class MemoryPaperStore implements PaperStore {
 /** Public market data plus pushed price changes of one symbol (SimulatedMarketData has both). */
 export interface PaperMarketFeed extends MarketDataSource {
   subscribe(symbol: string, listener: (price: number, timestamp: number) => void): () => void;
+  /** Whether the symbol is listed now (the simulator can delist); absent: the loaded markets decide. */
+  isListed?(symbol: string): boolean | Promise<boolean>;
 }
 
 export interface PaperVenueOptions {
@@ -281,11 +283,14 @@ export class PaperVenue implements Venue {
   async createOrder(req: CreateOrderRequest): Promise<Order> {
     this.assertOpen();
     await this.ready();
+    // Asked before the client-id check: from that check to the order's insertion nothing may await,
+    // or two sends of one client id could both pass it.
+    const listed = (await this.feed.isListed?.(req.symbol)) !== false;
     this.assertOpen();
     const existing = this.lookupClientId(req.clientOrderId);
     if (existing) return copy(existing);
     const market = this.marketsCache[req.symbol];
-    if (!market || !market.active) {
+    if (!market || !market.active || !listed) {
       throw new InvalidOrderError(
         `${this.exchange} does not list ${req.symbol}`,
         this.exchange,

@@ -72,8 +72,8 @@ export interface SimulatorSnapshot {
   rng: number;
   usd: Record<string, number>;
   hourly: Record<string, number[]>;
-  /** `exchange|symbol` → [wobble, held price or null]. */
-  pairs: Record<string, [number, number | null]>;
+  /** `exchange|symbol` → [wobble, held price or null, delisted (1) — absent in older snapshots]. */
+  pairs: Record<string, [number, number | null] | [number, number | null, number]>;
 }
 
 /** One candle series of one pair, as `candles` returns it. */
@@ -98,6 +98,12 @@ export interface PriceEvent {
   timestamp: number;
 }
 export type PriceListener = (e: PriceEvent) => void;
+export interface ListingEvent {
+  exchange: string;
+  symbol: string;
+  listed: boolean;
+}
+export type ListingListener = (e: ListingEvent) => void;
 
 export interface MarketSimulatorOptions {
   seed?: number;
@@ -231,6 +237,7 @@ export class MarketSimulator {
   private readonly pairs = new Map<string, Pair>();
   private readonly byExchange = new Map<string, Pair[]>();
   private readonly allListeners = new Set<PriceListener>();
+  private readonly listingListeners = new Set<ListingListener>();
   private now: number;
 
   constructor(opts: MarketSimulatorOptions = {}) {
@@ -370,6 +377,27 @@ export class MarketSimulator {
     return p.held;
   }
 
+  /**
+   * Delists or relists a pair (simulator control): a delisted pair stays in `markets` with
+   * `active: false`, its price keeps moving, and listing listeners hear the change.
+   */
+  setListed(exchange: string, symbol: string, listed: boolean): void {
+    const p = this.pair(exchange, symbol);
+    if (p.market.active === listed) return;
+    p.market.active = listed;
+    for (const l of this.listingListeners) l({ exchange, symbol, listed });
+  }
+
+  isListed(exchange: string, symbol: string): boolean {
+    return this.pairs.get(`${exchange}|${symbol}`)?.market.active ?? false;
+  }
+
+  /** Listing changes (setListed). Returns unsubscribe. */
+  onListing(listener: ListingListener): () => void {
+    this.listingListeners.add(listener);
+    return () => this.listingListeners.delete(listener);
+  }
+
   /** Lets a held pair follow the random walk again. */
   releasePrice(exchange: string, symbol: string): void {
     const p = this.pair(exchange, symbol);
@@ -452,7 +480,8 @@ export class MarketSimulator {
   /** The walk's whole state, to persist (small: a few numbers per pair). */
   snapshot(): SimulatorSnapshot {
     const pairs: SimulatorSnapshot['pairs'] = {};
-    for (const [key, p] of this.pairs) pairs[key] = [p.wobble, p.held];
+    for (const [key, p] of this.pairs)
+      pairs[key] = p.market.active ? [p.wobble, p.held] : [p.wobble, p.held, 1];
     return {
       v: 1,
       seed: this.seed,
@@ -487,8 +516,9 @@ export class MarketSimulator {
     for (const [key, value] of Object.entries(s.pairs ?? {})) {
       const p = this.pairs.get(key);
       if (!p || !Array.isArray(value)) continue;
-      const [wobble, held] = value;
+      const [wobble, held, delisted] = value;
       if (finite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
+      p.market.active = delisted !== 1;
       p.held =
         finite(held) && held >= p.market.priceStep && held <= SIM_MAX_PRICE
           ? roundToStep(held, p.market.priceStep)
@@ -656,6 +686,10 @@ export class SimulatedMarketData implements MarketDataSource {
   /** Price changes of one symbol, pushed at once. */
   subscribe(symbol: string, listener: (price: number, timestamp: number) => void): () => void {
     return this.simulator.onPairPrice(this.exchange, symbol, (e) => listener(e.price, e.timestamp));
+  }
+
+  isListed(symbol: string): boolean {
+    return this.simulator.isListed(this.exchange, symbol);
   }
 
   /** Last price now, synchronously. */

@@ -22,6 +22,9 @@ export interface BotWrite {
   status?: BotRow['status'];
   stopReason?: string | null;
   stoppedAt?: Date | null;
+  /** Why an active bot cannot trade now (null clears it). */
+  problem?: BotRow['problem'];
+  problemDetail?: string | null;
   newOrders?: NewBotOrderRow[];
   orderUpdates?: { clientOrderId: string; patch: Partial<NewBotOrderRow> }[];
   trades?: NewBotTradeRow[];
@@ -79,6 +82,19 @@ export class BotsRepository {
       .orderBy(status === 'active' ? asc(bots.startedAt) : desc(bots.stoppedAt));
   }
 
+  /** Active bots with this problem (optionally on one pair): the ones to try again. */
+  async withProblem(
+    problem: NonNullable<BotRow['problem']>,
+    pair?: { exchange: string; symbol: string },
+  ): Promise<BotRow[]> {
+    const where = [eq(bots.status, 'active'), eq(bots.problem, problem)];
+    if (pair) where.push(eq(bots.exchange, pair.exchange), eq(bots.symbol, pair.symbol));
+    return this.db
+      .select()
+      .from(bots)
+      .where(and(...where));
+  }
+
   async allActive(): Promise<BotRow[]> {
     return this.db.select().from(bots).where(eq(bots.status, 'active')).orderBy(asc(bots.startedAt));
   }
@@ -99,6 +115,13 @@ export class BotsRepository {
       if (w.status !== undefined) patch.status = w.status;
       if (w.stopReason !== undefined) patch.stopReason = w.stopReason;
       if (w.stoppedAt !== undefined) patch.stoppedAt = w.stoppedAt;
+      if (w.problem !== undefined) patch.problem = w.problem;
+      if (w.problemDetail !== undefined) patch.problemDetail = w.problemDetail;
+      // A bot that ends has no problem left to show.
+      if (w.status !== undefined && w.status !== 'active') {
+        patch.problem = null;
+        patch.problemDetail = null;
+      }
       await tx.update(bots).set(patch).where(eq(bots.id, w.botId));
       if (w.newOrders?.length) await tx.insert(botOrders).values(w.newOrders).onConflictDoNothing();
       for (const u of w.orderUpdates ?? []) {
@@ -240,7 +263,7 @@ export class BotsRepository {
       UPDATE bots SET leased_by = ${runnerId}, lease_until = ${until}
       WHERE id IN (
         SELECT id FROM bots
-        WHERE status = 'active'
+        WHERE status = 'active' AND problem IS NULL
           AND (${takeAll} OR leased_by IS NULL OR leased_by = ${runnerId} OR lease_until < now())
         ORDER BY started_at
         LIMIT ${limit}

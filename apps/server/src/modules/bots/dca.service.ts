@@ -16,9 +16,11 @@ import {
   type PendingOrderView,
   type StartBotDcaBody,
 } from '@bytx/contract';
+import { AuthenticationError, VenueError } from '@bytx/venues';
 import { createDcaBot, DcaConfigError, type DcaConfig, type DcaState, type StopMode } from '@bytx/engine';
 import type { AppContext, MarketHub, VenueRegistry } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
+import { venueErrorAnswer } from '../../lib/venue-errors';
 import { dcaMarketRules } from './market-rules';
 import type { BotRow, BotsRepository } from './bots.repository';
 import { strategyIdOf, type BotRunner } from './runner';
@@ -87,6 +89,16 @@ export function problemText(problem: BotProblem, detail: string | null): { en: s
   return { en: fillMessage(t.en, d), es: fillMessage(t.es, d) };
 }
 
+/** A stand-in state for listing a bot whose stored state cannot be read. */
+function brokenState(): DcaState {
+  return {
+    anchor: null,
+    lots: [],
+    waitingBuys: [],
+    config: { sepPct: 0, tpPct: 0, os: 0 },
+  } as unknown as DcaState;
+}
+
 export function rangeOf(state: DcaState): { low: number; high: number } {
   const a = state.anchor ?? 0;
   const c = state.config;
@@ -145,7 +157,15 @@ export class DcaService {
 
   async active(userId: string): Promise<DcaBotView[]> {
     const rows = await this.repo.listByUser(userId, 'active');
-    return rows.map((r) => this.view({ ...r, state: this.runner.handle(r.id)?.state ?? r.state }));
+    return rows.map((r) => {
+      try {
+        return this.view({ ...r, state: this.runner.handle(r.id)?.state ?? r.state });
+      } catch (err) {
+        // A row that cannot be read (a damaged state) is listed as such; the others answer normally.
+        const detail = err instanceof Error ? err.message : String(err);
+        return this.view({ ...r, state: brokenState(), problem: 'cannot_run', problemDetail: detail });
+      }
+    });
   }
 
   async closed(userId: string): Promise<ClosedBotView[]> {
@@ -321,8 +341,27 @@ export class DcaService {
       throw err;
     }
     if (this.ctx.config.BOT_RUNNER) {
-      const h = await this.runner.get(id);
-      await h.idle();
+      let h: Awaited<ReturnType<BotRunner['get']>>;
+      try {
+        h = await this.runner.get(id);
+        await h.idle();
+        if (h.pauseDone) await h.pauseDone;
+      } catch (err) {
+        // Attaching failed (the venue did not answer): the bot ends here, holding nothing.
+        await this.failStart(id, err instanceof Error ? err.message : String(err));
+        const answer = err instanceof VenueError ? venueErrorAnswer(err) : null;
+        throw new HttpError(
+          answer?.statusCode ?? 502,
+          fillMessage(DCA_MESSAGES.startFailed, { reason: answer?.message ?? 'the exchange did not answer' }),
+        );
+      }
+      const paused = await this.repo.byId(id);
+      if (paused?.problem) {
+        // The first order met a refused key or an unlisted pair: a start that cannot trade is no start.
+        const reason = paused.problemDetail ?? paused.problem;
+        await this.failStart(id, reason);
+        throw badRequest(fillMessage(DCA_MESSAGES.startFailed, { reason }));
+      }
       const after = await this.repo.byId(id);
       if (after && after.status !== 'active') {
         const events = await this.repo.events(id, 20);
@@ -331,11 +370,23 @@ export class DcaService {
           why && typeof why.params === 'object' && why.params && 'message' in why.params
             ? String(why.params.message)
             : (after.stopReason ?? 'the entry order failed');
-        throw badRequest(`Failed to start the Bot: ${reason}`);
+        throw badRequest(fillMessage(DCA_MESSAGES.startFailed, { reason }));
       }
       if (after) row = { ...after, state: h.state };
     }
     return { bot: this.view(row), message: DCA_MESSAGES.botStarted };
+  }
+
+  /** A start that could not complete: the bot ends with status error, its reason logged, no pair lock held. */
+  private async failStart(botId: string, reason: string): Promise<void> {
+    this.runner.drop(botId);
+    await this.repo.write({
+      botId,
+      status: 'error',
+      stopReason: `start_failed: ${reason}`,
+      stoppedAt: new Date(),
+      events: [{ botId, level: 'error', code: 'start_failed', params: { message: reason } }],
+    });
   }
 
   async stop(userId: string, exchange: string, symbol: string, mode: StopMode) {
@@ -352,6 +403,9 @@ export class DcaService {
         ],
       });
       return { success: true, message: DCA_MESSAGES.botStopped };
+    }
+    if (row.problem === 'pair_delisted' && mode === 'close_market') {
+      throw badRequest(DCA_MESSAGES.delistedStopKeepsAssets);
     }
     const ok = await this.runner.stopBot(row.id, mode);
     if (!ok)
@@ -502,7 +556,13 @@ export class DcaService {
       rows = r ? [r] : [];
     } else rows = await this.repo.listByUser(userId, 'active');
     const all = rows
-      .flatMap((r) => this.pendingOf(r, this.runner.handle(r.id)?.state ?? (r.state as DcaState)))
+      .flatMap((r) => {
+        try {
+          return this.pendingOf(r, this.runner.handle(r.id)?.state ?? (r.state as DcaState));
+        } catch {
+          return []; // A bot whose state cannot be read has nothing to list; the others do.
+        }
+      })
       .sort((a, b) => b.created_at.localeCompare(a.created_at));
     const pages = Math.max(1, Math.ceil(all.length / q.per_page));
     const page = Math.min(q.page, pages);
@@ -590,7 +650,7 @@ export class DcaService {
       return {
         symbol: r.symbol,
         exchange: r.exchange,
-        pnl: Number(state.realizedPnl),
+        pnl: Number(state.realizedPnl ?? r.pnl) || 0,
         ttr: Math.round((now - r.startedAt.getTime()) / 1000),
       };
     });
@@ -601,16 +661,40 @@ export class DcaService {
     return { success: true, pnls, total_pnl: total };
   }
 
-  /** Makes sure this process runs every active bot of the user (after a restart or a lost lease). */
+  /**
+   * Makes sure this process runs every active bot of the user (after a restart or a lost lease). Each
+   * bot on its own: one that cannot run is marked with its problem and listed so; the others resume.
+   */
   async resume(userId: string) {
+    if (this.ctx.config.BOT_RUNNER) await this.runner.recheckProblems(userId);
     const rows = await this.repo.listByUser(userId, 'active');
     let resumed = 0;
-    if (this.ctx.config.BOT_RUNNER) {
-      for (const r of rows) {
+    const problems: { id: string; exchange: string; symbol: string; problem: BotProblem }[] = [];
+    for (const r of rows) {
+      if (r.problem && r.problem !== 'cannot_run') {
+        problems.push({ id: r.id, exchange: r.exchange, symbol: r.symbol, problem: r.problem });
+        continue;
+      }
+      if (!this.ctx.config.BOT_RUNNER) continue;
+      try {
+        if (r.problem === 'cannot_run')
+          await this.repo.write({ botId: r.id, problem: null, problemDetail: null });
         // Never a bot another live runner process holds: one strategy instance per bot.
         if (await this.runner.adopt(r.id)) resumed++;
+      } catch (err) {
+        const problem: BotProblem = err instanceof AuthenticationError ? 'auth_failed' : 'cannot_run';
+        const detail = err instanceof Error ? err.message : String(err);
+        this.ctx.log.warn({ err, botId: r.id }, 'bot could not be resumed');
+        this.runner.drop(r.id);
+        await this.repo.write({
+          botId: r.id,
+          problem,
+          problemDetail: detail,
+          events: [{ botId: r.id, level: 'warn', code: problem, params: { message: detail } }],
+        });
+        problems.push({ id: r.id, exchange: r.exchange, symbol: r.symbol, problem });
       }
     }
-    return { success: true, active: rows.length, resumed };
+    return { success: true, active: rows.length, resumed, problems };
   }
 }

@@ -44,6 +44,11 @@ export interface RunnerStore {
   event(e: NewBotEventRow): Promise<void>;
   lease(runnerId: string, ttlMs: number, takeAll: boolean): Promise<string[]>;
   releaseLeases(runnerId: string): Promise<void>;
+  /** Active bots with a problem, to try again (BotsRepository; a store without it never retries). */
+  withProblem?(
+    problem: NonNullable<BotRow['problem']>,
+    pair?: { exchange: string; symbol: string },
+  ): Promise<BotRow[]>;
 }
 
 /** A user action forwarded to the lease holder (BotsRepository; table bot_actions). */
@@ -111,6 +116,8 @@ export interface RunnerDeps {
   actionPollMs?: number;
   /** How long a sender waits for the holder to start a forwarded action before acting itself (ms). */
   forwardTimeoutMs?: number;
+  /** How often bots paused by a refused API key try the key again (ms, default 30,000). */
+  problemCheckMs?: number;
   /**
    * Called after every strategy decision (bench): `ms` from the event's arrival at the runner (a pair's
    * tick, or an order update pushed by the venue) to the decision; 'other' events are timed from the
@@ -193,6 +200,12 @@ class BotHandle {
   readonly prefix: string;
   detached = false;
   stopped = false;
+  /** Being paused (pair delisted, key refused): no further order is sent. */
+  pausing = false;
+  /** The pause under way (written to the bot row once it resolves). */
+  pauseDone: Promise<void> | null = null;
+  /** Attached to trade (ticks and order updates), not just for one user action. */
+  trading = false;
 
   constructor(
     readonly row: BotRow,
@@ -258,6 +271,7 @@ class BotHandle {
 
   /** Loads the venue, reconciles journal and venue, then (when trading) subscribes to ticks and order updates. */
   async attach(subscribe: boolean): Promise<void> {
+    this.trading = subscribe;
     this.useVenue(await this.deps.venues().forUser(this.row.userId, this.row.exchange));
     await this.enqueue(() => this.reconcile());
     if (subscribe && !this.stopped) {
@@ -590,6 +604,11 @@ class BotHandle {
     this.draining = true;
     try {
       for (let c = this.pending.shift(); c; c = this.pending.shift()) {
+        if (this.pausing) {
+          // Orders not sent stay pending_submit in the journal; the reconcile after the pause settles them.
+          this.pending.length = 0;
+          break;
+        }
         if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
         else if (c.type === 'place_order') await this.place(c);
       }
@@ -678,11 +697,32 @@ class BotHandle {
       { type: 'order_rejected', clientOrderId, reason: rejectReasonOf(err), message, ts: this.now() },
       { orderUpdates: [{ clientOrderId, patch: { status: 'rejected' } }], events },
     );
-    if (err instanceof AuthenticationError || err instanceof NotSupportedError) {
+    if (err instanceof AuthenticationError) {
+      this.pauseFor('auth_failed', message);
+    } else if (err instanceof NotSupportedError) {
       await this.halt('error', 'auth_error', message);
+    } else if (err instanceof InvalidOrderError && err.reason === 'bad_symbol') {
+      if (!(await this.pairListed())) this.pauseFor('pair_delisted', message);
     } else if (!(err instanceof VenueError)) {
       this.deps.log.warn({ err, botId: this.id }, 'order failed with an unexpected error');
     }
+  }
+
+  /** Hands the bot to the runner to pause once its current task is done (never awaited from inside it). */
+  private pauseFor(problem: 'auth_failed' | 'pair_delisted', detail: string): void {
+    // Only a trading bot pauses; one attached for a user action (a stop) just carries the action out.
+    if (this.pausing || this.stopped || !this.trading) return;
+    this.pausing = true;
+    this.pauseDone = this.runner
+      .pause(this.id, problem, detail)
+      .catch((err: unknown) => this.deps.log.error({ err, botId: this.id }, 'could not pause bot'));
+  }
+
+  /** Whether the exchange lists the bot's pair now (the market list read afresh). */
+  private async pairListed(): Promise<boolean> {
+    const market = this.deps.market();
+    market.invalidateMarkets?.(this.row.exchange);
+    return (await market.listedSymbol(this.row.exchange, this.row.symbol).catch(() => null)) !== null;
   }
 
   /**
@@ -737,7 +777,7 @@ class BotHandle {
           continue;
         }
         if (err instanceof AuthenticationError) {
-          await this.halt('error', 'auth_error', err.message);
+          this.pauseFor('auth_failed', err.message);
           return;
         }
         throw err;
@@ -928,6 +968,8 @@ export class BotRunner {
   private attaching = new Map<string, Promise<BotHandle>>();
   private heartbeat: NodeJS.Timeout | null = null;
   private actionTimer: NodeJS.Timeout | null = null;
+  private problemTimer: NodeJS.Timeout | null = null;
+  private unlisten: (() => void) | undefined;
   /** A poll for forwarded actions is under way. */
   private actionsPolling = false;
   /** Bots whose forwarded actions are being carried out (one worker a bot). */
@@ -953,6 +995,19 @@ export class BotRunner {
     if (this.deps.autoRun && hasActions(store)) {
       this.actionTimer = setInterval(() => void this.runForwarded(store), this.deps.actionPollMs ?? 200);
       this.actionTimer.unref();
+    }
+    if (this.deps.autoRun) {
+      this.unlisten = this.deps.market().onListing?.((e) => {
+        void this.onListing(e).catch((err: unknown) => this.deps.log.error({ err }, 'listing change failed'));
+      });
+      this.problemTimer = setInterval(
+        () =>
+          void this.recheckProblems().catch((err: unknown) =>
+            this.deps.log.error({ err }, 'problem recheck failed'),
+          ),
+        this.deps.problemCheckMs ?? 30_000,
+      );
+      this.problemTimer.unref();
     }
   }
 
@@ -1027,6 +1082,8 @@ export class BotRunner {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.actionTimer) clearInterval(this.actionTimer);
+    if (this.problemTimer) clearInterval(this.problemTimer);
+    this.unlisten?.();
     const hs = [...this.handles.values()];
     for (const h of hs) h.detach();
     await Promise.all(hs.map((h) => h.idle()));
@@ -1110,8 +1167,10 @@ export class BotRunner {
       if (!row) throw new Error(`bot ${botId} not found`);
       const h = new BotHandle(row, this);
       if (row.status !== 'active') h.stopped = true;
-      await h.attach(trade && row.status === 'active');
-      if (trade && !h.stopped && !this.closed) this.handles.set(botId, h);
+      // A bot with a problem is attached for a user action only (a stop), never to trade.
+      const tradeNow = trade && row.status === 'active' && row.problem === null;
+      await h.attach(tradeNow);
+      if (tradeNow && !h.stopped && !this.closed) this.handles.set(botId, h);
       return h;
     })();
     this.attaching.set(botId, p);
@@ -1164,6 +1223,107 @@ export class BotRunner {
 
   private now() {
     return this.deps.now?.() ?? Date.now();
+  }
+
+  /**
+   * Pauses a bot that cannot trade now (issue: one broken bot never breaks anything else): it stops
+   * here (no ticks, no orders), stays active with `problem` and the reason in its event log, and
+   * keeps its lots. A delisted pair's open orders are cancelled where the venue still can; with a
+   * refused key nothing can be sent. `unpause` (relisting, the key working again) reconciles it back.
+   */
+  async pause(botId: string, problem: 'auth_failed' | 'pair_delisted', detail: string): Promise<void> {
+    const h = this.handles.get(botId);
+    if (h) {
+      h.pausing = true;
+      await h.idle();
+      this.drop(botId);
+    }
+    const row = h?.row ?? (await this.deps.store.byId(botId));
+    if (!row || row.status !== 'active') return;
+    if (problem === 'pair_delisted') await this.cancelOpenOrders(row, h?.venue ?? null);
+    await this.deps.store.write({
+      botId,
+      problem,
+      problemDetail: detail,
+      events: [{ botId, level: 'warn', code: problem, params: { message: detail } }],
+    });
+    const store = this.deps.store;
+    if (hasActions(store)) await store.releaseLease(botId, this.deps.runnerId).catch(() => undefined);
+  }
+
+  /** Cancels what is still open of a paused bot's orders (best effort; the journal marks the intent). */
+  private async cancelOpenOrders(row: BotRow, current: Venue | null): Promise<void> {
+    let venue = current && !current.closed ? current : null;
+    try {
+      venue ??= await this.deps.venues().forUser(row.userId, row.exchange);
+    } catch {
+      return;
+    }
+    for (const o of await this.deps.store.liveOrders(row.id)) {
+      try {
+        const found = await venue.fetchOrderByClientId(o.clientOrderId, row.symbol);
+        if (found?.status === 'open') await venue.cancelOrder(found.id, row.symbol);
+        await this.deps.store.updateOrder(o.clientOrderId, { cancelRequested: true });
+      } catch (err) {
+        this.deps.log.warn({ err, botId: row.id }, 'could not cancel an order of a paused bot');
+      }
+    }
+  }
+
+  /** The problem is gone: the bot is reconciled with its venue and trades again. */
+  async unpause(botId: string, was: string): Promise<void> {
+    await this.deps.store.write({
+      botId,
+      problem: null,
+      problemDetail: null,
+      events: [{ botId, level: 'info', code: 'problem_cleared', params: { problem: was } }],
+    });
+    if (this.deps.autoRun && !this.closed) await this.get(botId);
+  }
+
+  /** Listing changes of the market (the simulator's control; live delistings show as order refusals). */
+  private async onListing(e: { exchange: string; symbol: string; listed: boolean }): Promise<void> {
+    if (!e.listed) {
+      const hit = [...this.handles.values()].filter(
+        (h) => h.row.exchange === e.exchange && h.row.symbol === e.symbol,
+      );
+      await Promise.all(
+        hit.map((h) => this.pause(h.id, 'pair_delisted', `${e.symbol} was delisted by ${e.exchange}`)),
+      );
+      return;
+    }
+    const rows = (await this.deps.store.withProblem?.('pair_delisted', e)) ?? [];
+    for (const r of rows) await this.unpause(r.id, 'pair_delisted');
+  }
+
+  /**
+   * Tries the problems that may have gone away: a refused key is tried again (an order query on the
+   * bot's pair), a delisted pair is looked up again. Runs every `problemCheckMs` and on resume.
+   */
+  async recheckProblems(userId?: string): Promise<void> {
+    const store = this.deps.store;
+    if (!store.withProblem || this.closed) return;
+    for (const r of await store.withProblem('auth_failed')) {
+      if (userId && r.userId !== userId) continue;
+      try {
+        const venue = await this.deps.venues().forUser(r.userId, r.exchange);
+        await venue.fetchOpenOrders(r.symbol);
+      } catch (err) {
+        if (!(err instanceof AuthenticationError)) {
+          this.deps.log.warn({ err, botId: r.id }, 'key check of a paused bot failed');
+        }
+        continue;
+      }
+      await this.unpause(r.id, 'auth_failed');
+    }
+    for (const r of await store.withProblem('pair_delisted')) {
+      if (userId && r.userId !== userId) continue;
+      const market = this.deps.market();
+      market.invalidateMarkets?.(r.exchange);
+      if (await market.listedSymbol(r.exchange, r.symbol).catch(() => null)) {
+        await this.unpause(r.id, 'pair_delisted');
+      }
+    }
   }
 
   /**

@@ -23,6 +23,8 @@ export function hubFeed(hub: MarketHub, exchange: string): PaperMarketFeed {
     fetchOrderBook: (symbol, limit) => hub.orderBook(exchange, symbol, limit),
     fetchOHLCV: (symbol, timeframe, _since, limit) => hub.candles(exchange, symbol, timeframe, limit),
     subscribe: (symbol, listener) => hub.subscribe(exchange, symbol, (t) => listener(t.last, t.timestamp)),
+    // The market list as it is now (a pair can be delisted while the account is open).
+    isListed: async (symbol) => (await hub.listedSymbol(exchange, symbol).catch(() => null)) !== null,
   };
 }
 

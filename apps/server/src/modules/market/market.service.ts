@@ -30,6 +30,12 @@ export interface MarketHubOptions {
   onError?: (err: unknown, exchange: string, symbol: string) => void;
 }
 
+export interface ListingChange {
+  exchange: string;
+  symbol: string;
+  listed: boolean;
+}
+
 interface Entry<T> {
   value?: T;
   expires: number;
@@ -231,6 +237,25 @@ export class MarketHubService implements MarketHub {
         this.watches.delete(key);
       }
     };
+  }
+
+  private readonly listingListeners = new Set<(e: ListingChange) => void>();
+
+  invalidateMarkets(exchange: string): void {
+    const key = exchange.trim().toLowerCase();
+    const src = this.sources.get(key);
+    if (src) this.cache.delete(`m|${src.exchange}`);
+  }
+
+  onListing(listener: (e: ListingChange) => void): () => void {
+    this.listingListeners.add(listener);
+    return () => this.listingListeners.delete(listener);
+  }
+
+  /** A pair was delisted or relisted: the market list is read afresh and listeners hear it. */
+  notifyListing(e: ListingChange): void {
+    this.invalidateMarkets(e.exchange);
+    for (const l of this.listingListeners) l(e);
   }
 
   /** Number of upstream watches (one per watched pair). */

@@ -1,6 +1,8 @@
 import {
   candlesQuery,
   candlesResponse,
+  devDelistBody,
+  devDelistResponse,
   devPriceBody,
   devPriceResponse,
   marketTickerQuery,
@@ -49,6 +51,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     );
     simStore = store;
     const restored = await store.load();
+    sim.onListing((e) => hub.notifyListing(e));
     ctx.log.info({ restored, time: new Date(sim.time).toISOString() }, 'simulated market ready');
     // In-process data: no cache needed (a set price is seen at once), one reader per pair anyway.
     hub = new MarketHubService({
@@ -197,6 +200,29 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   );
 
   if (ctx.config.SIMULATOR_CONTROL) {
+    app.post(
+      '/api/dev/market/delist',
+      {
+        schema: {
+          tags: ['market'],
+          summary:
+            'Simulator control: delist (listed false) or relist a pair; bots on it pause and resume (SIMULATOR_CONTROL=1 only)',
+          body: devDelistBody,
+          response: { 200: devDelistResponse },
+        },
+      },
+      async (request) => {
+        if (!simulator) throw badRequest('The simulator is not running (MARKET_DATA=live)');
+        const { exchange, symbol, listed } = request.body;
+        const key = exchange.trim().toLowerCase();
+        const unified = await hub.requireSymbol(key, symbol).catch(rethrow);
+        simulator.setListed(key, unified, listed);
+        await simStore?.flushState();
+        request.log.info({ exchange: key, symbol: unified, listed }, 'simulated listing changed');
+        return { ok: true as const, exchange: key, symbol: unified, listed };
+      },
+    );
+
     app.post(
       '/api/dev/market/price',
       {

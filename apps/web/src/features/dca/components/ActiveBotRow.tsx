@@ -1,4 +1,4 @@
-import { Box, Button, Card, Group, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Box, Button, Card, Group, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 
@@ -42,7 +42,8 @@ export function ActiveBotRow({
   onStop: () => void;
   onEvents: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const reason = bot.reason ? (i18n.language.startsWith('es') ? bot.reason.es : bot.reason.en) : null;
   const inRange = price !== null && price >= bot.range_low && price <= bot.range_high;
   const slLeft = remaining(edit.slEditedAt, now);
   const tpLeft = remaining(edit.tpEditedAt, now);
@@ -77,6 +78,17 @@ export function ActiveBotRow({
             })}
           </Text>
         </Group>
+        {reason && (
+          <Alert
+            color="orange"
+            variant="light"
+            p="xs"
+            data-testid="dca-bot-problem"
+            data-problem={bot.problem ?? ''}
+          >
+            <Text size="xs">{reason}</Text>
+          </Alert>
+        )}
         <Group gap="md">
           <Text size="xs" c="dimmed" data-testid="dca-bot-lots">
             {t('dca.bots.lots', { lots: bot.open_lots, buys: bot.waiting_buys })}

@@ -34,6 +34,8 @@ const bot: DcaBotView = {
   range_high: 3030,
   started_at: '2025-01-01T00:00:00Z',
   stop_reason: null,
+  problem: null,
+  reason: null,
 };
 
 function responses(over: Record<string, Parameters<typeof json>[0]> = {}, activeBots: DcaBotView[] = []) {

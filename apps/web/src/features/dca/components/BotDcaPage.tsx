@@ -298,6 +298,8 @@ export function BotDcaPage() {
       range_high: 0,
       started_at: new Date().toISOString(),
       stop_reason: null,
+      problem: null,
+      reason: null,
     };
     setOptimistic(opt);
     setStartDetail(null);
