@@ -167,6 +167,16 @@ function invalidReason(msg: string): InvalidOrderError['reason'] {
 export function translateCcxtError(err: unknown, exchange: string): Error {
   if (err instanceof VenueError) return err;
   const msg = err instanceof Error ? err.message : String(err);
+  // Binance answers -2015 both for a key revoked (or its IP or permission removed) and for a
+  // temporary ban; once a key has worked ccxt calls it DDoSProtection. Either way nothing can be sent
+  // with it now: treated as a refused key, the bots pause and try it again until it works.
+  if (err instanceof ccxt.DDoSProtection && /"code"\s*:\s*-2015\b/.test(msg)) {
+    return new AuthenticationError(
+      `${exchange} refused the API key (revoked, IP or permission removed, or temporarily banned) (${msg})`,
+      exchange,
+      err,
+    );
+  }
   if (err instanceof ccxt.RateLimitExceeded || err instanceof ccxt.DDoSProtection) {
     return new VenueRateLimitError(`${exchange}: too many requests, slow down (${msg})`, exchange, err);
   }

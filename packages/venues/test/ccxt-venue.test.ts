@@ -10,6 +10,7 @@ import {
   VenueRateLimitError,
   VenueUnavailableError,
   precisionStep,
+  translateCcxtError,
 } from '../src/index';
 
 /** Recorded-style Binance spot responses; nothing here touches the internet. */
@@ -437,5 +438,18 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
     ]) {
       expect(new CcxtVenue({ exchange: key }).kind).toBe('live');
     }
+  });
+});
+
+describe('translateCcxtError: Binance -2015 after a key has worked', () => {
+  it('is a refused key (bots pause and try it again), not a rate limit to retry blindly', async () => {
+    const ccxtLib = (await import('ccxt')).default;
+    const body = '{"code":-2015,"msg":"Invalid API-key, IP, or permissions for action."}';
+    expect(translateCcxtError(new ccxtLib.DDoSProtection(`binance ${body}`), 'binance')).toBeInstanceOf(
+      AuthenticationError,
+    );
+    expect(
+      translateCcxtError(new ccxtLib.DDoSProtection('binance 429 Too Many Requests'), 'binance'),
+    ).toBeInstanceOf(VenueRateLimitError);
   });
 });
