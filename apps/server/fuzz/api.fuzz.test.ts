@@ -4,9 +4,10 @@
  * other control characters, text-direction overrides, huge strings, 1e308 and 1e400, negative and
  * zero numbers, missing and extra fields, arrays for scalars, deep nesting, invalid JSON. Each answer
  * must be below 500 and carry no stack trace or SQL; a refused request (4xx) must leave the database
- * exactly as it was; and after each route's run the user's ordinary calls still answer 2xx.
+ * exactly as it was; after each hostile write the user's dashboard calls still answer 2xx (stateful
+ * sequences), and after each route's run all the user's ordinary calls do.
  *
- * Bounded: FUZZ_RUNS requests per operation (default 25, fixed seed FUZZ_SEED), ~1,500 in all.
+ * Bounded: FUZZ_RUNS requests per operation (default 20, fixed seed FUZZ_SEED), ~1,060 in all, under 60 s.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { createTestUser, makeTestApp, type TestApp } from '../test/helpers';
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, unknown>;
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -155,6 +156,13 @@ const asText = (v: unknown): string =>
 /** What must never reach a client: stack frames, file paths, SQL and driver errors. */
 const LEAK =
   /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE\b.+\bSET\b|syntax error at|violates .* constraint|duplicate key value|relation "/i;
+
+/** The calls a dashboard polls: after every hostile write of the user they must still answer 2xx. */
+const QUICK_CALLS: [string, string, Json?][] = [
+  ['GET', '/api/bots_activos_dca'],
+  ['POST', '/api/reanudar_bots_activos', {}],
+  ['POST', '/api/pnls_actuales', {}],
+];
 
 /** Routes that end the caller's session or account: fuzzed with a throwaway user each time. */
 const ENDS_SESSION = new Set(['POST /api/logout', 'DELETE /api/delete_account']);
@@ -296,6 +304,20 @@ describe('fuzz: every API operation under hostile input', () => {
           const where = `${key} ${url.slice(0, 120)} ${hasBody ? payload.slice(0, 160) : ''}`;
           if (res.statusCode >= 500) problems.push(`${res.statusCode} ${where}: ${res.body.slice(0, 200)}`);
           if (LEAK.test(res.body)) problems.push(`leak ${where}: ${res.body.slice(0, 300)}`);
+          if (method !== 'GET' && user === alice) {
+            // Stateful: after each hostile write, the user's own dashboard calls still answer.
+            for (const [m, u, b] of QUICK_CALLS) {
+              const r = await t.app.inject({
+                method: m as 'GET',
+                url: u,
+                headers: alice.auth,
+                remoteAddress: '10.251.0.1',
+                ...(b ? { payload: b } : {}),
+              });
+              if (r.statusCode >= 300) problems.push(`after ${where}: ${m} ${u} ${r.statusCode}`);
+            }
+            unsettled = true;
+          }
           if (res.statusCode >= 400 && res.statusCode < 500) {
             if ((await fingerprint()) !== before) {
               problems.push(`${res.statusCode} changed the database: ${where}: ${res.body.slice(0, 200)}`);
