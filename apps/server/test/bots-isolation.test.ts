@@ -3,7 +3,7 @@ import { BOT_PROBLEMS, DCA_MESSAGES, fillMessage } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runners } from '../src/modules/bots/routes';
 import { until } from './bots.helpers';
-import { createTestUser, makeTestApp, type TestApp } from './helpers';
+import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -66,15 +66,7 @@ describe('one broken bot never breaks anything else', () => {
   let t: TestApp;
   let alice: User;
 
-  const call = async (user: User | null, method: string, url: string, body?: unknown) => {
-    const res = await t.app.inject({
-      method: method as 'POST',
-      url,
-      headers: user ? user.auth : {},
-      ...(body === undefined ? {} : { payload: body as Json }),
-    });
-    return { status: res.statusCode, body: res.json<Json>() };
-  };
+  const call = apiCaller(() => t.app);
   const setPrice = async (symbol: string, price: number) =>
     expect((await call(null, 'POST', '/api/dev/market/price', { exchange: EX, symbol, price })).status).toBe(
       200,

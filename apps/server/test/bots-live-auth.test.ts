@@ -4,7 +4,7 @@ import { runners } from '../src/modules/bots/routes';
 import { defaultVenueFactory } from '../src/modules/exchanges/venue-factory';
 import type { DbVenueRegistry } from '../src/modules/exchanges/venue-registry';
 import { until } from './bots.helpers';
-import { createTestUser, makeTestApp, type TestApp } from './helpers';
+import { binanceExchangeInfo, createTestUser, makeTestApp, type TestApp } from './helpers';
 
 const KEY = 'tradeOnlyKeyLiveBot7Qp';
 const SECRET = 'tradeOnlySecretLiveBot_Zr8Kw3Yh6Tq1';
@@ -32,31 +32,7 @@ function fakeBinance(price: () => number) {
     // ccxt sends signed parameters in the query, or in the body of a POST.
     const params = new URLSearchParams(u.search);
     if (typeof init.body === 'string') for (const [k, v] of new URLSearchParams(init.body)) params.set(k, v);
-    if (u.pathname === '/api/v3/exchangeInfo') {
-      return json({
-        timezone: 'UTC',
-        serverTime: Date.now(),
-        symbols: [
-          {
-            symbol: 'BTCUSDT',
-            status: 'TRADING',
-            baseAsset: 'BTC',
-            quoteAsset: 'USDT',
-            baseAssetPrecision: 8,
-            quotePrecision: 8,
-            quoteAssetPrecision: 8,
-            isSpotTradingAllowed: true,
-            permissions: ['SPOT'],
-            orderTypes: ['LIMIT', 'MARKET'],
-            filters: [
-              { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
-              { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.00001' },
-              { filterType: 'NOTIONAL', minNotional: '5' },
-            ],
-          },
-        ],
-      });
-    }
+    if (u.pathname === '/api/v3/exchangeInfo') return json(binanceExchangeInfo());
     if (revoked || key !== KEY || !params.get('signature')) {
       return json({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' }, 401);
     }

@@ -4,7 +4,7 @@ import { buildApp, REDACT } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
 import { defaultVenueFactory, WITHDRAW_KEY_MESSAGE } from '../src/modules/exchanges/venue-factory';
 import type { DbVenueRegistry } from '../src/modules/exchanges/venue-registry';
-import { createTestUser, testConfig, type TestApp } from './helpers';
+import { binanceExchangeInfo, createTestUser, testConfig, type TestApp } from './helpers';
 
 type Json = Record<string, unknown>;
 
@@ -35,30 +35,7 @@ function fakeBinance() {
     const u = new URL(url);
     const headers = (init.headers ?? {}) as Record<string, string>;
     const key = headers['X-MBX-APIKEY'] ?? headers['x-mbx-apikey'];
-    if (u.pathname === '/api/v3/exchangeInfo') {
-      return json({
-        timezone: 'UTC',
-        serverTime: Date.now(),
-        symbols: [
-          {
-            symbol: 'BTCUSDT',
-            status: 'TRADING',
-            baseAsset: 'BTC',
-            quoteAsset: 'USDT',
-            baseAssetPrecision: 8,
-            quotePrecision: 8,
-            quoteAssetPrecision: 8,
-            isSpotTradingAllowed: true,
-            permissions: ['SPOT'],
-            filters: [
-              { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
-              { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.00001' },
-              { filterType: 'NOTIONAL', minNotional: '5' },
-            ],
-          },
-        ],
-      });
-    }
+    if (u.pathname === '/api/v3/exchangeInfo') return json(binanceExchangeInfo());
     if (!key || !keys[key] || !u.searchParams.get('signature')) {
       return json({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' }, 401);
     }

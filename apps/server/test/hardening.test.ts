@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 import { loggerOptions, redactUrl } from '../src/app';
 import { openDatabase } from '../src/db/client';
 import { users } from '../src/db/schema/index';
-import { createTestUser, makeTestApp, testConfig, type TestApp } from './helpers';
+import { apiCaller, createTestUser, makeTestApp, testConfig, type TestApp } from './helpers';
 import { until } from './bots.helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -22,15 +22,7 @@ describe('hardening: the input rules every request obeys', () => {
   let t: TestApp;
   let alice: User;
 
-  const call = async (user: User | null, method: string, url: string, body?: unknown) => {
-    const res = await t.app.inject({
-      method: method as 'POST',
-      url,
-      headers: user ? user.auth : {},
-      ...(body === undefined ? {} : { payload: body as Json }),
-    });
-    return { status: res.statusCode, body: res.json<Json>(), headers: res.headers };
-  };
+  const call = apiCaller(() => t.app);
 
   beforeAll(async () => {
     t = await makeTestApp({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1', MAX_BOTS_PER_USER: '2' });

@@ -93,3 +93,49 @@ export async function createTestUser(
   const token = await new SessionsRepository(t.ctx.db).create(row.id);
   return { ...row, token, auth: { authorization: `Bearer ${token}` } };
 }
+
+/** A JSON call through the app as `user` (or without a session): status, parsed body and headers. */
+export function apiCaller(app: () => BuiltApp['app']) {
+  return async (
+    user: { auth: { authorization: string } } | null,
+    method: string,
+    url: string,
+    body?: unknown,
+  ) => {
+    const res = await app().inject({
+      method: method as 'POST',
+      url,
+      headers: user ? user.auth : {},
+      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers read loosely in tests
+    return { status: res.statusCode, body: res.json<Record<string, any>>(), headers: res.headers };
+  };
+}
+
+/** Binance's recorded `exchangeInfo` for BTCUSDT (spot, 0.01 tick, 0.00001 step, 5 USDT minimum). */
+export function binanceExchangeInfo() {
+  return {
+    timezone: 'UTC',
+    serverTime: Date.now(),
+    symbols: [
+      {
+        symbol: 'BTCUSDT',
+        status: 'TRADING',
+        baseAsset: 'BTC',
+        quoteAsset: 'USDT',
+        baseAssetPrecision: 8,
+        quotePrecision: 8,
+        quoteAssetPrecision: 8,
+        isSpotTradingAllowed: true,
+        permissions: ['SPOT'],
+        orderTypes: ['LIMIT', 'MARKET'],
+        filters: [
+          { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
+          { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.00001' },
+          { filterType: 'NOTIONAL', minNotional: '5' },
+        ],
+      },
+    ],
+  };
+}
