@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runners } from '../src/modules/bots/routes';
-import { createTestUser, makeTestApp, type TestApp } from '../test/helpers';
+import { createTestUser, DASHBOARD_CALLS, makeTestApp, type TestApp } from '../test/helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, unknown>;
@@ -195,14 +195,9 @@ describe('fuzz: every API operation under hostile input', () => {
 
   /** The user's ordinary calls: each must still answer 2xx whatever came before. */
   const ordinaryCalls = async (u: User) => {
-    const calls: [string, string, Json?][] = [
+    const calls: readonly [string, string, Json?][] = [
       ['GET', '/api/me'],
-      ['GET', '/api/bots_activos_dca'],
-      ['GET', '/api/historial'],
-      ['POST', '/api/reanudar_bots_activos', {}],
-      ['POST', '/api/precios_actuales', {}],
-      ['POST', '/api/pnls_actuales', {}],
-      ['GET', '/api/dca/pending_orders'],
+      ...DASHBOARD_CALLS,
       ['GET', '/api/exchanges/connections'],
       ['GET', '/api/ticker'],
       ['GET', '/api/forum/posts?page=1'],

@@ -3,7 +3,7 @@ import { BOT_PROBLEMS, DCA_MESSAGES, fillMessage } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runners } from '../src/modules/bots/routes';
 import { until } from './bots.helpers';
-import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
+import { DASHBOARD_CALLS, apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -88,15 +88,7 @@ describe('one broken bot never breaks anything else', () => {
     );
   /** Every ordinary call of the user answers 2xx. */
   const allAnswer = async () => {
-    const calls: [string, string, Json?][] = [
-      ['GET', '/api/bots_activos_dca'],
-      ['GET', '/api/historial'],
-      ['POST', '/api/reanudar_bots_activos', {}],
-      ['POST', '/api/precios_actuales', {}],
-      ['POST', '/api/pnls_actuales', {}],
-      ['GET', '/api/dca/pending_orders'],
-    ];
-    for (const [m, u, b] of calls) expect((await call(alice, m, u, b)).status, u).toBeLessThan(300);
+    for (const [m, u, b] of DASHBOARD_CALLS) expect((await call(alice, m, u, b)).status, u).toBeLessThan(300);
   };
   const start = (symbol: string, over: Json = {}) =>
     call(alice, 'POST', '/api/start_bot_dca', {

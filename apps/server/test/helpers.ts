@@ -139,3 +139,13 @@ export function binanceExchangeInfo() {
     ],
   };
 }
+
+/** The calls a bot dashboard polls (method, url, body): after anything, each must still answer 2xx. */
+export const DASHBOARD_CALLS: readonly [string, string, Record<string, never>?][] = [
+  ['GET', '/api/bots_activos_dca'],
+  ['GET', '/api/historial'],
+  ['POST', '/api/reanudar_bots_activos', {}],
+  ['POST', '/api/precios_actuales', {}],
+  ['POST', '/api/pnls_actuales', {}],
+  ['GET', '/api/dca/pending_orders'],
+];
