@@ -1,4 +1,4 @@
-import type { DcaBotView } from '@bytx/contract';
+import { BOT_PROBLEMS, type DcaBotView } from '@bytx/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,19 @@ describe('BotDcaPage', () => {
     expect(screen.getByTestId<HTMLInputElement>('dca-sl-input').value).toBe('2800.5');
     expect(await screen.findByText('30s')).toBeTruthy();
     expect(screen.getByTestId('dca-active-count').textContent).toBe('Active bots: 1');
+  });
+
+  it("shows why a bot cannot trade, in the user's language", async () => {
+    const paused = {
+      ...bot,
+      status: 'error' as const,
+      problem: 'pair_delisted' as const,
+      reason: BOT_PROBLEMS.pair_delisted,
+    };
+    renderApp(<BotDcaPage />, { user, responses: responses({}, [paused]) });
+    const problem = await screen.findByTestId('dca-bot-problem');
+    expect(problem.dataset.problem).toBe('pair_delisted');
+    expect(problem.textContent).toBe(BOT_PROBLEMS.pair_delisted.en);
   });
 
   it('shows at most 7 page buttons around the current page', () => {

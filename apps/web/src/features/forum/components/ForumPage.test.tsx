@@ -1,5 +1,5 @@
 import type { ForumPost, ForumPostsResponse } from '@bytx/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, LocationProbe, renderApp } from '../../../../test/renderApp';
@@ -119,6 +119,22 @@ describe('ForumPage', () => {
     await waitFor(() => expect(posted()).toHaveLength(1));
     const body = JSON.parse(initOfCall(posted()[0]!)?.body as string) as { content: string };
     expect(body.content).toBe('hi there');
+  });
+
+  it('counts characters as the server does and refuses direction overrides before sending', async () => {
+    renderApp(<ForumPage />, { responses: { '/api/forum/posts': () => json(pageOf([])) } });
+    await screen.findByTestId('forum-empty');
+    const input = screen.getByTestId('forum-post-box-input');
+    const submit = screen.getByTestId<HTMLButtonElement>('forum-post-box-submit');
+    // Emoji count one each (code points after trimming), as textLength on the server counts them.
+    fireEvent.change(input, { target: { value: `  ${'😀'.repeat(3)} ` } });
+    expect(screen.getByTestId('forum-post-box-count').textContent).toMatch(/^3 \//);
+    expect(submit.disabled).toBe(false);
+    fireEvent.change(input, { target: { value: 'abc\u202Edef' } });
+    expect(submit.disabled).toBe(true);
+    expect(await screen.findByText(/text-direction character/)).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'x'.repeat(2001) } });
+    expect(submit.disabled).toBe(true);
   });
 
   it('alerts an anonymous visitor who clicks the token logo and stays on the forum', async () => {
