@@ -16,7 +16,7 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
     expect(t.ctx.services.simulator).toBeDefined();
   });
 
-  it('GET /api/precio answers the price; set prices hold; symbols in any common form', async () => {
+  it('GET /api/precio answers the price; set prices hold; only the canonical symbol', async () => {
     const set = await t.app.inject({
       method: 'POST',
       url: '/api/dev/market/price',
@@ -24,10 +24,14 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
     });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toEqual({ ok: true, exchange: 'binance', symbol: 'BTC/USDT', price: 91234.57 });
-    for (const symbol of ['BTC/USDT', 'BTCUSDT', 'btc-usdt']) {
-      const r = await t.app.inject({ url: `/api/precio?symbol=${symbol}&exchange=binance&user=anonimo` });
-      expect(r.statusCode).toBe(200);
-      expect(r.json()).toEqual({ price: 91234.57 });
+    const r = await t.app.inject({ url: `/api/precio?symbol=BTC/USDT&exchange=binance&user=anonimo` });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ price: 91234.57 });
+    // One canonical symbol (docs/bots.md): other spellings are not the pair.
+    for (const symbol of ['BTCUSDT', 'btc-usdt', 'btc/usdt', 'BTC/%E2%80%8BUSDT', '%E2%80%AEBTC/USDT']) {
+      const other = await t.app.inject({ url: `/api/precio?symbol=${symbol}&exchange=binance` });
+      expect(other.statusCode, symbol).toBe(400);
+      expect(other.json<{ error: string }>().error).toBe('⚠️ This pair is not available on Binance.');
     }
     // Another exchange keeps its own (offset) price.
     const bybit = await t.app.inject({ url: '/api/precio?symbol=BTC/USDT&exchange=bybit' });
@@ -40,7 +44,7 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
     expect(ex.json<{ error: string }>().error).toMatch(/Unknown exchange 'nowhere'/);
     const sym = await t.app.inject({ url: '/api/precio?symbol=FOO/BAR&exchange=binance' });
     expect(sym.statusCode).toBe(400);
-    expect(sym.json<{ error: string }>().error).toBe("Unknown symbol 'FOO/BAR' on Binance");
+    expect(sym.json<{ error: string }>().error).toBe('⚠️ This pair is not available on Binance.');
     const missing = await t.app.inject({ url: '/api/precio?exchange=binance' });
     expect(missing.statusCode).toBe(400);
     const bad = await t.app.inject({
@@ -55,7 +59,7 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
     await t.app.inject({
       method: 'POST',
       url: '/api/dev/market/price',
-      payload: { exchange: 'binance', symbol: 'ETHUSDT', price: 3333.33 },
+      payload: { exchange: 'binance', symbol: 'ETH/USDT', price: 3333.33 },
     });
     const r = await t.app.inject({ url: '/api/ticker' });
     expect(r.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { asciiTrim, EXCHANGES } from '@bytx/contract';
+import { asciiTrim, DCA_MESSAGES, EXCHANGES, fillMessage } from '@bytx/contract';
 import {
   InvalidOrderError,
   NotSupportedError,
@@ -59,7 +59,6 @@ export const EXCHANGE_NAMES: Record<string, string> = Object.fromEntries(
 export class MarketHubService implements MarketHub {
   private readonly sources = new Map<string, MarketDataSource | null>();
   private readonly cache = new Map<string, Entry<unknown>>();
-  private readonly compact = new Map<string, Map<string, string>>();
   private readonly watches = new Map<string, Watch>();
   private readonly ttl: Record<'markets' | 'ticker' | 'orderBook' | 'candles', number>;
   private readonly pollMs: number;
@@ -120,24 +119,14 @@ export class MarketHubService implements MarketHub {
   }
 
   /**
-   * The unified symbol for what a user typed ('BTC/USDT', 'btcusdt', 'BTC-USDT'), or null when
-   * the exchange does not list it.
+   * The exchange's own unified symbol for exactly this string after trimming ASCII whitespace (listed
+   * or not), or null. No case folding and no compact forms ('BTCUSDT', 'btc-usdt'): one canonical
+   * symbol everywhere, so bidi, zero-width and lookalike characters never match (docs/bots.md).
    */
   async resolveSymbol(exchange: string, symbol: string): Promise<string | null> {
-    const src = this.sourceOf(exchange);
     const markets = await this.markets(exchange);
-    const raw = symbol.trim();
-    if (markets[raw]) return raw;
-    let idx = this.compact.get(src.exchange);
-    if (!idx || idx.size !== Object.keys(markets).length) {
-      idx = new Map();
-      for (const m of Object.values(markets)) {
-        const k = `${m.base}${m.quote}`.toUpperCase();
-        if (!idx.has(k) || !m.symbol.includes(':')) idx.set(k, m.symbol);
-      }
-      this.compact.set(src.exchange, idx);
-    }
-    return idx.get(raw.toUpperCase().replace(/[^A-Z0-9]/g, '')) ?? null;
+    const s = asciiTrim(symbol);
+    return Object.prototype.hasOwnProperty.call(markets, s) ? (markets[s]?.symbol ?? null) : null;
   }
 
   /**
@@ -154,12 +143,12 @@ export class MarketHubService implements MarketHub {
     return m && m.active ? m.symbol : null;
   }
 
-  /** Like resolveSymbol, but a 400 with a clear message when the pair is not listed. */
+  /** Like resolveSymbol, but the spec's 400 '⚠️ This pair is not available on {exchange}.' when unknown. */
   async requireSymbol(exchange: string, symbol: string): Promise<string> {
     const s = await this.resolveSymbol(exchange, symbol);
     if (!s) {
       const name = EXCHANGE_NAMES[exchange.trim().toLowerCase()] ?? exchange;
-      throw badRequest(`Unknown symbol '${symbol}' on ${name}`);
+      throw badRequest(fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: name }));
     }
     return s;
   }
