@@ -226,6 +226,7 @@ describe('one broken bot never breaks anything else', () => {
     expect(paused.status).toBe('error');
     expect(paused.reason).toEqual(BOT_PROBLEMS.pair_delisted);
     expect(paused.open_lots).toBe(1);
+    expect(paused.waiting_buys).toBe(0);
     expect(await openOrders(BTC)).toBe(0);
     const events = (await call(alice, 'GET', `/api/bots/${paused.id}/events`)).body.events as Json[];
     expect(events.map((e) => e.code)).toContain('pair_delisted');

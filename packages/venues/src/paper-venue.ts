@@ -285,12 +285,13 @@ export class PaperVenue implements Venue {
     await this.ready();
     // Asked before the client-id check: from that check to the order's insertion nothing may await,
     // or two sends of one client id could both pass it.
-    const listed = (await this.feed.isListed?.(req.symbol)) !== false;
+    // The feed's answer is the current one; the markets loaded at start may predate a (de)listing.
+    const listedNow = this.feed.isListed ? await this.feed.isListed(req.symbol) : null;
     this.assertOpen();
     const existing = this.lookupClientId(req.clientOrderId);
     if (existing) return copy(existing);
     const market = this.marketsCache[req.symbol];
-    if (!market || !market.active || !listed) {
+    if (!market || !(listedNow ?? market.active)) {
       throw new InvalidOrderError(
         `${this.exchange} does not list ${req.symbol}`,
         this.exchange,

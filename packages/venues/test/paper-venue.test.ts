@@ -429,3 +429,31 @@ describe('PaperVenue', () => {
     expect(Math.max(...open.map((o) => o.price ?? 0))).toBe(89_990);
   });
 });
+
+describe('PaperVenue and listing changes', () => {
+  it('asks the feed whether a pair is listed now, not the markets it loaded at start', async () => {
+    const sim = new MarketSimulator({ startTime: Date.UTC(2025, 0, 15) });
+    sim.setListed('binance', 'BTC/USDT', false);
+    const venue = new PaperVenue({
+      accountId: 'listing',
+      feed: new SimulatedMarketData(sim, 'binance'),
+      store: new MemoryPaperStore(),
+    });
+    await venue.ready(); // loaded while delisted (a restart during a delisting)
+    const order = (cid: string) =>
+      venue.createOrder({
+        symbol: 'BTC/USDT',
+        side: 'buy',
+        type: 'limit',
+        amount: 0.001,
+        price: 50_000,
+        clientOrderId: cid,
+      });
+    await expect(order('d1')).rejects.toMatchObject({ reason: 'bad_symbol' });
+    sim.setListed('binance', 'BTC/USDT', true);
+    expect((await order('l1')).status).toBe('open');
+    sim.setListed('binance', 'BTC/USDT', false);
+    await expect(order('d2')).rejects.toMatchObject({ reason: 'bad_symbol' });
+    await venue.close();
+  });
+});

@@ -17,8 +17,6 @@ declare module 'fastify' {
      * body is validated or even parsed.
      */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  }
-  interface FastifyInstance {
     /** Every route registered, with whether it needs a session (tests walk it against the OpenAPI document). */
     routeTable: RouteEntry[];
   }

@@ -147,7 +147,8 @@ export class DcaService {
       reason: row.problem ? problemText(row.problem, row.problemDetail) : null,
       pnl: Number(row.pnl),
       open_lots: state.lots.length,
-      waiting_buys: state.waitingBuys.length,
+      // A delisted pair's buys were cancelled on the venue when the bot paused (re-placed on relisting).
+      waiting_buys: row.problem === 'pair_delisted' ? 0 : state.waitingBuys.length,
       range_low: round(r.low),
       range_high: round(r.high),
       started_at: row.startedAt.toISOString(),

@@ -129,18 +129,10 @@ export class MarketHubService implements MarketHub {
     return Object.prototype.hasOwnProperty.call(markets, s) ? (markets[s]?.symbol ?? null) : null;
   }
 
-  /**
-   * The one canonical symbol (issue: one broken bot never breaks anything else): the exchange's own
-   * unified symbol, matched exactly after trimming ASCII whitespace — no case folding, no compact
-   * forms, so bidi, zero-width and lookalike characters never match. Null when not listed or not
-   * active. Every call that stores, compares or sends a symbol uses this; public market-data reads
-   * keep `resolveSymbol`'s convenience forms.
-   */
+  /** Like resolveSymbol, but only a pair the exchange lists now (active); null otherwise. */
   async listedSymbol(exchange: string, symbol: string): Promise<string | null> {
-    const markets = await this.markets(exchange);
-    const s = asciiTrim(symbol);
-    const m = Object.prototype.hasOwnProperty.call(markets, s) ? markets[s] : undefined;
-    return m && m.active ? m.symbol : null;
+    const s = await this.resolveSymbol(exchange, symbol);
+    return s && (await this.markets(exchange))[s]?.active ? s : null;
   }
 
   /** Like resolveSymbol, but the spec's 400 '⚠️ This pair is not available on {exchange}.' when unknown. */
