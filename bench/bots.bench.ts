@@ -65,6 +65,7 @@ class MemoryStore implements RunnerStore {
         createdAt: new Date(),
         updatedAt: new Date(),
         ...o,
+        exchange: o.exchange ?? null,
       });
       let set = this.byBot.get(o.botId);
       if (!set) this.byBot.set(o.botId, (set = new Set()));

@@ -15,7 +15,9 @@ import { openDatabase } from '../src/db/client';
  */
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+/** Grid Bot DCA users, then classic DCA users (one paper account each, so balances check per bot). */
 const USERS = 3;
+const CLASSIC_USERS = 2;
 const EX = 'binance';
 const SYM = 'BTC/USDT';
 const PASSWORD = 'Crash-Test-Passw0rd!';
@@ -23,15 +25,23 @@ const ENV = { SIMULATOR_CONTROL: '1', BOT_RUNNER: '1', LOG_LEVEL: 'warn' };
 
 type Json = Record<string, unknown>;
 
+/** A POST as a well-behaved client makes it: a 503 of the load shedding is tried again after Retry-After. */
 async function post(base: string, path: string, body: unknown, token?: string): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Json;
+    if (res.status === 503 && attempt < 5) {
+      const wait = Math.min(2, Number(res.headers.get('retry-after') ?? 1) || 1);
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  }
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -77,7 +87,7 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     let p0 = 0;
     let kills = 0;
     try {
-      for (let i = 0; i < USERS; i++) {
+      for (let i = 0; i < USERS + CLASSIC_USERS; i++) {
         const email = `crash${i}@example.com`;
         await registerViaApi(server.baseUrl, server.outboxDir, email, PASSWORD);
         const token = await loginViaApi(server.baseUrl, email, PASSWORD);
@@ -87,7 +97,28 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
       const mc = await post(server.baseUrl, '/api/min_cost', { exchange: EX, symbol: SYM }, users[0]!.token);
       p0 = Math.round(Number(mc.price));
       await post(server.baseUrl, '/api/dev/market/price', { exchange: EX, symbol: SYM, price: p0 });
-      for (const u of users) {
+      for (const u of users.slice(USERS)) {
+        // Classic DCA: base order at once (no trend rule), safety orders 0.5 % apart, new cycles (r) and
+        // re-armed levels (r_os), so the walk below keeps it buying and selling.
+        await post(
+          server.baseUrl,
+          '/api/start_bot',
+          {
+            symbol: SYM,
+            amount: '25',
+            tp: '0.5',
+            separacion: '0.5',
+            os: '4',
+            exchange: EX,
+            apartado: 'Spot',
+            r: true,
+            r_os: true,
+            trend_filter: false,
+          },
+          u.token,
+        );
+      }
+      for (const u of users.slice(0, USERS)) {
         await post(
           server.baseUrl,
           '/api/start_bot_dca',
@@ -144,12 +175,13 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     const database = await openDatabase({ dataDir });
     try {
       const q = (text: string, params?: unknown[]) => database.sql.query(text, params);
-      const bots = await q(`SELECT id, user_id, state, status FROM bots`);
-      expect(bots).toHaveLength(USERS);
+      const bots = await q(`SELECT id, user_id, kind, state, status FROM bots`);
+      expect(bots.filter((b) => b.kind === 'dca')).toHaveLength(USERS);
+      expect(bots.filter((b) => b.kind === 'classic_dca')).toHaveLength(CLASSIC_USERS);
       const problems: string[] = [];
       for (const bot of bots) {
         const botId = String(bot.id);
-        const state = bot.state as { botId: string; lots: { qty: number }[] };
+        const state = bot.state as { botId: string; lots?: { qty: number }[]; position?: { qty: string } };
         const prefix = `${state.botId}-`;
         const journal = await q(`SELECT * FROM bot_orders WHERE bot_id = $1`, [botId]);
         const byCid = new Map(journal.map((r) => [String(r.client_order_id), r]));
@@ -210,11 +242,15 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
             quote += cost - Number(j.fee);
           }
         }
-        const lotsQty = state.lots.reduce((s, l) => s + l.qty, 0);
+        // What the strategy holds: the Grid Bot DCA's open lots, the classic DCA's position.
+        const held =
+          bot.kind === 'dca'
+            ? (state.lots ?? []).reduce((s, l) => s + l.qty, 0)
+            : Number(state.position?.qty ?? 0);
         if (Math.abs(btc - base) > 1e-8)
           problems.push(`bot ${botId}: venue BTC ${btc}, journal fills ${base}`);
-        if (Math.abs(btc - lotsQty) > 1e-8)
-          problems.push(`bot ${botId}: venue BTC ${btc}, open lots ${lotsQty}`);
+        if (Math.abs(btc - held) > 1e-8)
+          problems.push(`bot ${botId} (${String(bot.kind)}): venue BTC ${btc}, strategy holds ${held}`);
         if (Math.abs(usdt - quote) > 1e-4)
           problems.push(`bot ${botId}: venue USDT ${usdt}, journal ${quote}`);
         expect(journal.filter((j) => j.status === 'filled').length, 'the bots traded').toBeGreaterThan(1);

@@ -80,7 +80,7 @@ export function fillMessage(template: string, params: Record<string, string | nu
 const looseOptional = z.union([z.number(), z.string().max(64), z.null()]).optional();
 const exchangeField = z.string().trim().max(40);
 /** A symbol is matched exactly against the exchange's list; only ASCII whitespace is trimmed (asciiTrim). */
-const symbolField = z.string().max(40).transform(asciiTrim);
+export const symbolField = z.string().max(40).transform(asciiTrim);
 const requiredSymbol = z
   .string({ message: 'symbol is required' })
   .max(40)
@@ -259,3 +259,8 @@ export interface BotEventView {
   code: string;
   params: Record<string, unknown>;
 }
+
+/** GET /api/historial: the bot history modal of one screen (`dca`: /bot-dca, `classic_dca`: /dashboard). */
+export const historialQuery = z.object({
+  kind: z.enum(['dca', 'classic_dca']).default('dca'),
+});

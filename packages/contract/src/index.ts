@@ -9,3 +9,4 @@ export * from './exchanges';
 export * from './wallet';
 export * from './accounts';
 export * from './bots';
+export * from './classic-dca';

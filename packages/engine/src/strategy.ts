@@ -18,8 +18,9 @@
 export type RejectReason = 'min_cost' | 'insufficient_funds' | 'precision' | 'exchange_error' | 'unknown';
 
 export type StrategyEvent =
-  /** A market price. */
-  | { type: 'tick'; price: number; ts: number }
+  /** A market price. `exchange` and `symbol` name the market when the bot follows more than its own
+   *  (arbitrage); absent, it is the bot's own market. */
+  | { type: 'tick'; price: number; ts: number; exchange?: string; symbol?: string }
   /** The order is completely filled. `price` is the average fill price, `amount` the base filled, `fee` in quote. */
   | { type: 'order_filled'; clientOrderId: string; price: number; amount: number; fee: number; ts: number }
   /** Part of the order filled. `filled` is the CUMULATIVE base filled so far, `price` the average fill price
@@ -49,13 +50,40 @@ export type StrategyEvent =
   | { type: 'set_sl'; sl: number | null; ts?: number }
   | { type: 'set_tp_plus'; tpPlus: number | null; ts?: number }
   | { type: 'set_ra'; enabled: boolean; ts?: number }
-  | { type: 'stop'; mode: StopMode; ts: number };
+  | { type: 'stop'; mode: StopMode; ts: number }
+  /** A kind-specific action (a user's "add funds", an outside signal): `name` says which, the
+   *  strategy validates `params` (outside input) and logs `invalid_value` when they are wrong. */
+  | ActionEvent;
+
+export interface ActionEvent {
+  type: 'action';
+  name: string;
+  params: Record<string, unknown>;
+  ts: number;
+}
 
 export type StopMode = 'close_market' | 'cancel_only';
 
-export type OrderRole = 'entry' | 'ladder_buy' | 'take_profit' | 'close';
+/** What an order is for (journal column `role`). Grid Bot DCA: entry, ladder_buy, take_profit, close;
+ *  classic DCA adds base, safety, add_funds, smart_buy, vnc_sell. */
+export type OrderRole =
+  | 'entry'
+  | 'ladder_buy'
+  | 'take_profit'
+  | 'close'
+  | 'base'
+  | 'safety'
+  | 'add_funds'
+  | 'smart_buy'
+  | 'vnc_sell';
 
-export interface PlaceOrderCommand {
+/** Where a command goes: absent, the bot's own exchange and symbol (a strategy trading two markets names one). */
+export interface CommandTarget {
+  exchange?: string;
+  symbol?: string;
+}
+
+export interface PlaceOrderCommand extends CommandTarget {
   type: 'place_order';
   /** `${botId}-${seq}`: deterministic, never repeated for a bot. */
   clientOrderId: string;
@@ -75,7 +103,7 @@ export interface PlaceOrderCommand {
   level?: number;
 }
 
-export interface CancelOrderCommand {
+export interface CancelOrderCommand extends CommandTarget {
   type: 'cancel_order';
   clientOrderId: string;
 }
@@ -130,11 +158,21 @@ export type LogCode =
 export interface LogCommand {
   type: 'log';
   level: 'info' | 'warn';
-  code: LogCode;
+  /** A `LogCode` of the Grid Bot DCA or a code of another strategy (documented next to it). */
+  code: LogCode | (string & {});
   params: Record<string, string | number>;
 }
 
-export type StopReason = 'user_close_market' | 'user_cancel_only' | 'sl_hit' | 'tp_plus_hit' | 'entry_failed';
+export type StopReason =
+  | 'user_close_market'
+  | 'user_cancel_only'
+  | 'sl_hit'
+  | 'tp_plus_hit'
+  | 'entry_failed'
+  /** Classic DCA with `r` off: the cycle closed at its take profit. */
+  | 'cycle_done'
+  /** A VNC sold completely. */
+  | 'sold';
 
 export interface StoppedCommand {
   type: 'stopped';
@@ -149,11 +187,39 @@ export interface StepResult<S> {
   commands: StrategyCommand[];
 }
 
-/** A strategy as the runner sees it: create a state from a config, then step it with events. */
+/**
+ * Prices strictly between `low` and `high`, at times strictly before `until`, at which a tick provably
+ * does nothing but record itself (no command; only what `noteQuietTick` writes changes).
+ */
+export interface QuietBand {
+  low: number;
+  high: number;
+  until: number;
+}
+
+/**
+ * A strategy as the runner sees it: create a state from a config, then step it with events. The
+ * runner knows nothing else of a kind: every hook below is the strategy's own knowledge.
+ */
 export interface Strategy<S, C> {
+  /** The bot kind it runs (the `bots.kind` column). */
   readonly kind: string;
   create(botId: string, config: C): S;
   step(state: S, event: StrategyEvent): StepResult<S>;
+  /**
+   * Whether `a` and `b` differ only in what a tick may change without being written (the last price):
+   * a tick whose step issues no command and leaves this true is not persisted. Runs on every tick of
+   * every bot, so it must not allocate.
+   */
+  samePersisted(a: S, b: S): boolean;
+  /** Realized PnL in quote, an exact decimal string (the `bots.pnl` column). */
+  realizedPnl(state: S): string;
+  /** The quiet-tick fast path (optional; without it every tick is stepped). */
+  quietBand?(state: S): QuietBand | null;
+  /** Writes a quiet tick into `state` in place (only what `step` would change for it). */
+  noteQuietTick?(state: S, price: number, ts: number): void;
+  /** Markets beyond the bot's own whose ticks it needs (arbitrage); ticks carry exchange and symbol. */
+  extraMarkets?(state: S): { exchange: string; symbol: string }[];
 }
 
 /** A market's trading rules (from the venue's Market). Fees are fractions (0.001 = 0.1%). */
@@ -164,124 +230,4 @@ export interface MarketRules {
   minCost: number;
   takerFee: number;
   makerFee: number;
-}
-
-export interface DcaConfig {
-  symbol: string;
-  /** A: quote spent by every buy (entry and ladder buys). */
-  amount: number;
-  /** T: take profit in percent (1 = 1%). */
-  tpPct: number;
-  /** S: separation between levels in percent. */
-  sepPct: number;
-  /** N: number of waiting limit buys (OS). */
-  os: number;
-  /** Only LONG is supported; createDcaBot throws DcaConfigError('short_not_supported') for SHORT. */
-  direction: 'LONG' | 'SHORT';
-  market: MarketRules;
-  /** Stop-loss price: a tick at or below it sells every lot at market and stops. */
-  sl?: number | null;
-  /** TP+ price: a tick at or above it sells every lot at market and stops. */
-  tpPlus?: number | null;
-  raEnabled: boolean;
-}
-
-export type DcaStatus = 'starting' | 'running' | 'stopping' | 'stopped';
-
-/** An order the bot has on the venue, with what has filled of it so far. */
-export interface DcaOrderRef {
-  clientOrderId: string;
-  price: number;
-  amount: number;
-  /** Cumulative base filled so far (partial fills). */
-  filled: number;
-  /** Average fill price so far (0 before any fill). */
-  avgPrice: number;
-  /** Cumulative quote fee so far. */
-  fee: number;
-  /** A cancel was sent; waiting for order_cancelled / order_filled. */
-  cancelling: boolean;
-}
-
-/** An open position bought by one buy: the "pending orders" of the dashboard. */
-export interface DcaLot {
-  /** The client order id of the buy that opened it. */
-  id: string;
-  /** Anchor generation (incremented by every relocation) and level k of the buy. */
-  epoch: number;
-  level: number;
-  qty: number;
-  buyPrice: number;
-  /** Quote. */
-  buyFee: number;
-  buyTime: number;
-  /** Its take-profit limit sell; null while it is not (yet) on the venue. */
-  tp: DcaOrderRef | null;
-  /** Earliest ts at which a missing take profit is placed again (after a rejection). */
-  tpRetryAt: number | null;
-  /** The take profit cannot be placed (below minimum cost / precision); logged once, not retried. */
-  tpBlocked: boolean;
-  /** The market sell closing it (stop / SL / TP+). */
-  close: DcaOrderRef | null;
-  /** Market sells sent for it so far (a close is retried while below DCA_MAX_CLOSE_ATTEMPTS, after a
-   *  cancel or an exchange error; refusals for funds, minimum or precision end the attempts). */
-  closeAttempts?: number;
-}
-
-/** A waiting limit buy of A on a ladder level. */
-export interface DcaWaitingBuy extends DcaOrderRef {
-  epoch: number;
-  level: number;
-}
-
-export interface DcaState {
-  version: 1;
-  botId: string;
-  config: DcaConfig;
-  status: DcaStatus;
-  /** P0, set by the first tick and by every relocation; null before the first tick. */
-  anchor: number | null;
-  /** Incremented by every relocation; lots of older epochs no longer occupy ladder levels. */
-  epoch: number;
-  /** Next sequence number of client order ids `${botId}-${seq}`. */
-  seq: number;
-  lastPrice: number | null;
-  lastTs: number | null;
-  /** The start market buy while it is on the venue. */
-  entry: (DcaOrderRef & { level: 0 }) | null;
-  lots: DcaLot[];
-  waitingBuys: DcaWaitingBuy[];
-  /** No new buys before this ts (backoff after insufficient funds / exchange errors). */
-  buyRetryAt: number | null;
-  /** Current backoff in ms (doubles up to a cap; reset by every fill). */
-  buyBackoffMs: number;
-  /** Levels of the current epoch that cannot be traded (below minimum cost / precision), already logged. */
-  skippedLevels: number[];
-  /** Whether the last tick was inside the range (for out_of_range logs). */
-  inRange: boolean | null;
-  /** Realized PnL as an exact decimal string (sum of pnlNet). */
-  realizedPnl: string;
-  closedTrades: number;
-  stopMode: StopMode | null;
-  stopReason: StopReason | null;
-  /** While stopping with close_market: the market sells of the lots have been sent. */
-  closePhase: boolean;
-  /** ts of the last out_of_range log (logs are at most one per 10 minutes). */
-  lastRangeLogTs: number | null;
-  /** k of the first ladder level below the price at the last rebalance (lets unchanged ticks skip work). */
-  ladderK: number | null;
-  /** Whether the open lots leave the ladder fewer buys than # OS (DCA_MAX_OPEN_ORDERS), already logged. */
-  orderCapped?: boolean;
-}
-
-export interface DcaSummary {
-  openLots: number;
-  /** Quantity-weighted average buy price of open lots; null without lots. */
-  avgEntry: number | null;
-  /** Total base of open lots. */
-  openQty: number;
-  /** Σ qty × (price − buyPrice) − Σ buy fees of open lots (sell fees not yet paid are not included). */
-  unrealizedPnl: number;
-  realizedPnl: number;
-  inRange: boolean;
 }

@@ -18,7 +18,7 @@ import { users } from './core';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { mode: 'string' });
 
-/** One bot per row (Grid Bot DCA: kind 'dca'). `state` is the strategy's DcaState, persisted after every event. */
+/** One bot per row; `kind` names its strategy (modules/bots/kinds.ts), `state` is that strategy's state, persisted after every event. */
 export const bots = pgTable(
   'bots',
   {
@@ -53,7 +53,7 @@ export const bots = pgTable(
   (t) => [
     index('bots_user_idx').on(t.userId),
     uniqueIndex('bots_one_active_per_pair')
-      .on(t.userId, t.exchange, t.symbol)
+      .on(t.userId, t.kind, t.exchange, t.symbol)
       .where(sql`status = 'active'`),
   ],
 );
@@ -67,6 +67,8 @@ export const botOrders = pgTable(
       .notNull()
       .references(() => bots.id, { onDelete: 'cascade' }),
     venueOrderId: text('venue_order_id'),
+    /** The exchange it went to when not the bot's own (a strategy trading two markets); null: the bot's. */
+    exchange: text('exchange'),
     symbol: text('symbol').notNull(),
     side: text('side', { enum: ['buy', 'sell'] }).notNull(),
     type: text('type', { enum: ['market', 'limit'] }).notNull(),

@@ -45,13 +45,15 @@ export class BotsRepository {
     return row ?? null;
   }
 
-  async activeFor(userId: string, exchange: string, symbol: string): Promise<BotRow | null> {
+  /** The user's active bot of `kind` on (exchange, symbol). */
+  async activeFor(userId: string, exchange: string, symbol: string, kind: string): Promise<BotRow | null> {
     const [row] = await this.db
       .select()
       .from(bots)
       .where(
         and(
           eq(bots.userId, userId),
+          eq(bots.kind, kind),
           eq(bots.exchange, exchange),
           eq(bots.symbol, symbol),
           eq(bots.status, 'active'),
@@ -70,11 +72,13 @@ export class BotsRepository {
     return row?.n ?? 0;
   }
 
-  async listByUser(userId: string, status: BotRow['status'] | 'closed'): Promise<BotRow[]> {
-    const where =
-      status === 'closed'
-        ? and(eq(bots.userId, userId), inArray(bots.status, ['stopped', 'error']))
-        : and(eq(bots.userId, userId), eq(bots.status, status));
+  /** A user's bots (every kind unless `kind` is given), active or closed. */
+  async listByUser(userId: string, status: BotRow['status'] | 'closed', kind?: string): Promise<BotRow[]> {
+    const where = and(
+      eq(bots.userId, userId),
+      status === 'closed' ? inArray(bots.status, ['stopped', 'error']) : eq(bots.status, status),
+      kind === undefined ? undefined : eq(bots.kind, kind),
+    );
     return this.db
       .select()
       .from(bots)

@@ -16,25 +16,21 @@ import {
   roundUpToStep,
   toDec,
   type Dec,
-} from './money';
+} from '../money';
+import type { DcaConfig, DcaLot, DcaOrderRef, DcaState, DcaSummary, DcaWaitingBuy } from './types';
 import type {
   ClosedTrade,
-  DcaConfig,
-  DcaLot,
-  DcaOrderRef,
-  DcaState,
-  DcaSummary,
-  DcaWaitingBuy,
   LogCode,
   OrderRole,
   RejectReason,
   StepResult,
   StopMode,
+  QuietBand,
   Strategy,
   StopReason,
   StrategyCommand,
   StrategyEvent,
-} from './strategy';
+} from '../strategy';
 
 /**
  * Open orders one bot may hold: its waiting buys plus its open lots (each with one take-profit sell).
@@ -385,6 +381,10 @@ function handle(cx: Cx, e: StrategyEvent): void {
       return;
     case 'stop':
       beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
+      return;
+    case 'action':
+      // The Grid Bot DCA has no kind-specific action: one sent to it changes nothing.
+      log(cx, 'warn', 'invalid_value', { field: 'action' });
       return;
   }
 }
@@ -1108,12 +1108,43 @@ function finishStop(cx: Cx, reason: StopReason): void {
   cx.cmds.push({ type: 'stopped', reason });
 }
 
-/** The Grid Bot DCA as a `Strategy` (kind 'grid_dca'). */
+/** The Grid Bot DCA as a `Strategy` (bots.kind 'dca'). */
 export const gridBotDca: Strategy<DcaState, DcaConfig> = {
-  kind: 'grid_dca',
+  kind: 'dca',
   create: createDcaBot,
   step: stepDca,
+  samePersisted: samePersistedDca,
+  realizedPnl: (s) => s.realizedPnl,
+  quietBand: (s) => quietBand(s),
+  noteQuietTick(s, price, ts) {
+    if (s.status === 'stopped') return;
+    s.lastPrice = price;
+    s.lastTs = ts;
+  },
 };
+
+/**
+ * Whether `a` and `b` differ only in what a tick may change without being written (the last price,
+ * the ladder position). Compared field by field: it runs on ticks, so it allocates nothing.
+ */
+export function samePersistedDca(a: DcaState, b: DcaState): boolean {
+  return (
+    a.status === b.status &&
+    a.anchor === b.anchor &&
+    a.epoch === b.epoch &&
+    a.seq === b.seq &&
+    a.inRange === b.inRange &&
+    a.buyRetryAt === b.buyRetryAt &&
+    a.buyBackoffMs === b.buyBackoffMs &&
+    a.lots.length === b.lots.length &&
+    a.waitingBuys.length === b.waitingBuys.length &&
+    a.skippedLevels.length === b.skippedLevels.length &&
+    a.realizedPnl === b.realizedPnl &&
+    a.closePhase === b.closePhase &&
+    a.lastRangeLogTs === b.lastRangeLogTs &&
+    (a.entry?.clientOrderId ?? '') === (b.entry?.clientOrderId ?? '')
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Quiet ticks (for runners with many bots)
@@ -1125,11 +1156,7 @@ export const gridBotDca: Strategy<DcaState, DcaConfig> = {
  * be conservative: a tick outside the band is simply stepped. The band does not change with a quiet
  * tick (it depends on `lastPrice` only through which side of the range an out-of-range bot is on).
  */
-export interface DcaQuietBand {
-  low: number;
-  high: number;
-  until: number;
-}
+export type DcaQuietBand = QuietBand;
 
 /** The quiet band of a state, or null when every tick must be stepped. */
 export function quietBand(state: DcaState): DcaQuietBand | null {

@@ -1,0 +1,412 @@
+import {
+  asciiTrim,
+  DCA_MESSAGES,
+  LIMITS,
+  MIN_TP_SEP_PCT,
+  type ClosedBotView,
+  type PendingOrderView,
+  EXCHANGE_KEYS,
+  exchangeDisplayName,
+  fillMessage,
+  type BotEventView,
+  type BotProblem,
+} from '@bytx/contract';
+import { AuthenticationError, VenueError } from '@bytx/venues';
+import type { AppContext, MarketHub, VenueRegistry } from '../../context';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
+import { venueErrorAnswer } from '../../lib/venue-errors';
+import { parseLooseNumber } from './bot-input';
+import type { BotRow, BotsRepository } from './bots.repository';
+import type { BotRunner } from './runner';
+
+/** stop_reason of a bot stopped because its exchange connection was removed or replaced. */
+export const CONNECTION_CHANGED = 'connection_changed';
+
+const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** What the calls shared by every kind (pnls_actuales) need to know of one kind; each kind registers its own. */
+export interface KindFigures {
+  /** Whether `figures` needs the pair's current price (a kind holding a position shows unrealized PnL). */
+  needsPrice: boolean;
+  /** PnL in quote (realized, plus unrealized where the kind holds a position) and time in trade in seconds. */
+  figures(row: BotRow, state: unknown, price: number | null, now: number): { pnl: number; ttr: number };
+  /** The bot's pending orders (the dialog and the global page); the Grid Bot DCA lists its open lots. */
+  pending?(row: BotRow, state: unknown): PendingOrderView[];
+}
+
+/**
+ * What every bot kind shares: the pair checks, a bot's event log, leverage and market type, the
+ * prices and PnL of all active bots, resuming them, and stopping them when a connection or the account
+ * goes away. Kind services (grid-dca/, classic-dca/) build on it.
+ */
+export class BotsService {
+  readonly kinds = new Map<string, KindFigures>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: BotsRepository,
+    private readonly runner: BotRunner,
+  ) {}
+
+  /**
+   * The start checks every kind shares, in the spec's order with its messages (part 2 §5): TP and
+   * separation, exchange selected and connected, pair listed, amount, # OS, market type, the minimum
+   * cost at the current price, one active bot of `kind` per pair, MAX_BOTS_PER_USER.
+   */
+  async checkStart(
+    userId: string,
+    body: {
+      tp?: unknown;
+      separacion?: unknown;
+      exchange?: string | undefined;
+      symbol?: string | undefined;
+      amount?: unknown;
+      os?: unknown;
+      apartado?: string | undefined;
+    },
+    kind: string,
+    alreadyActive: string,
+  ) {
+    const tp = parseLooseNumber(body.tp ?? '');
+    const sep = parseLooseNumber(body.separacion ?? '');
+    if (tp === null || sep === null || tp < MIN_TP_SEP_PCT || sep < MIN_TP_SEP_PCT) {
+      throw badRequest(DCA_MESSAGES.minPct, {
+        field: tp === null || tp < MIN_TP_SEP_PCT ? 'tp' : 'separacion',
+      });
+    }
+    if (tp > LIMITS.maxTpPct) throw badRequest(DCA_MESSAGES.tpTooHigh, { field: 'tp' });
+    if (sep > LIMITS.maxSepPct) throw badRequest(DCA_MESSAGES.sepTooHigh, { field: 'separacion' });
+    const exchange = (body.exchange ?? '').trim().toLowerCase();
+    if (!exchange) throw badRequest(DCA_MESSAGES.noExchange);
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(exchange)) throw badRequest(DCA_MESSAGES.notConnected);
+    const connection = await this.venues.connectionKind(userId, exchange);
+    if (!connection) throw badRequest(DCA_MESSAGES.notConnected);
+    if (!asciiTrim(body.symbol ?? '')) throw badRequest(DCA_MESSAGES.noPair);
+    const symbol = await this.listed(exchange, body.symbol ?? '');
+    const market = await this.market.market(exchange, symbol).catch(() => null);
+    if (!market || !market.active)
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
+    const amount = parseLooseNumber(body.amount ?? '');
+    if (amount === null || amount <= 0) throw badRequest(DCA_MESSAGES.badAmount);
+    if (amount > LIMITS.maxAmount) throw badRequest(DCA_MESSAGES.amountTooHigh, { field: 'amount' });
+    const os = parseLooseNumber(body.os ?? '');
+    if (os === null || !Number.isInteger(os) || os < 1 || os > LIMITS.maxOs) {
+      throw badRequest(`# OS must be a whole number from 1 to ${LIMITS.maxOs}.`);
+    }
+    const settings = await this.repo.settings(userId);
+    const apartado = body.apartado ?? settings.apartado ?? 'Spot';
+    if (connection === 'paper' && apartado !== 'Spot') {
+      throw badRequest(fillMessage(DCA_MESSAGES.paperOnlySpot, { apartado }));
+    }
+    if (apartado !== 'Spot') {
+      // A live venue places spot orders only: never send spot orders for a derivatives bot.
+      throw badRequest(fillMessage(DCA_MESSAGES.derivativesNotYet, { apartado }));
+    }
+    const ticker = await this.market.ticker(exchange, symbol);
+    const price = ticker.last;
+    const minCost = Math.max(market.minCost, market.minAmount * price);
+    if (amount < minCost) {
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.belowMinCost, {
+          pair: symbol,
+          x: round(minCost, 2),
+          n: round(minCost / price, 8),
+          p: round(price, 8),
+        }),
+      );
+    }
+    if (await this.repo.activeFor(userId, exchange, symbol, kind)) {
+      throw conflict(fillMessage(alreadyActive, { exchange, symbol }));
+    }
+    const max = this.ctx.config.MAX_BOTS_PER_USER;
+    if ((await this.repo.countActive(userId)) >= max) {
+      throw conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max }));
+    }
+    return { tp, sep, exchange, connection, symbol, market, amount, os, apartado, price };
+  }
+
+  /**
+   * Runs a just-inserted bot here (BOT_RUNNER) until its first decisions are carried out, and turns a
+   * start that cannot trade (venue silent, key refused, pair unlisted, entry refused) into a clear
+   * error with the bot ended. Answers the bot row as it is now (null without a runner).
+   */
+  async launch(id: string, startFailed: string = DCA_MESSAGES.startFailed): Promise<BotRow | null> {
+    if (this.ctx.config.BOT_RUNNER) {
+      let h: Awaited<ReturnType<BotRunner['get']>>;
+      try {
+        h = await this.runner.get(id);
+        await h.idle();
+        if (h.pauseDone) await h.pauseDone;
+      } catch (err) {
+        // Attaching failed (the venue did not answer): the bot ends here, holding nothing.
+        await this.failStart(id, err instanceof Error ? err.message : String(err));
+        const answer = err instanceof VenueError ? venueErrorAnswer(err) : null;
+        throw new HttpError(
+          answer?.statusCode ?? 502,
+          fillMessage(startFailed, { reason: answer?.message ?? 'the exchange did not answer' }),
+        );
+      }
+      const paused = await this.repo.byId(id);
+      if (paused?.problem) {
+        // The first order met a refused key or an unlisted pair: a start that cannot trade is no start.
+        const reason = paused.problemDetail ?? paused.problem;
+        await this.failStart(id, reason);
+        throw badRequest(fillMessage(startFailed, { reason }));
+      }
+      const after = await this.repo.byId(id);
+      if (after && after.status !== 'active') {
+        const events = await this.repo.events(id, 20);
+        const why = events.find((e) => e.level !== 'info') ?? events[0];
+        const reason =
+          why && typeof why.params === 'object' && why.params && 'message' in why.params
+            ? String(why.params.message)
+            : (after.stopReason ?? 'the entry order failed');
+        throw badRequest(fillMessage(startFailed, { reason }));
+      }
+      return after ? { ...after, state: h.state as unknown } : null;
+    }
+    return null;
+  }
+
+  /** Closed bots of a kind (the bot history modal: spec part 2 §3 "Bot history entry"). */
+  async closed(userId: string, kind: string): Promise<ClosedBotView[]> {
+    const rows = await this.repo.listByUser(userId, 'closed', kind);
+    return rows.map((r) => {
+      const cfg = r.config as { amount?: number; tp?: number; os?: number; r?: boolean; r_os?: boolean };
+      return {
+        id: r.id,
+        exchange: r.exchange,
+        symbol: r.symbol,
+        amount: cfg.amount ?? 0,
+        tp: cfg.tp ?? 0,
+        os: cfg.os ?? 0,
+        r: cfg.r ?? false,
+        r_os: cfg.r_os ?? false,
+        datetime_inicio: r.startedAt.toISOString(),
+        datetime_cierre: r.stoppedAt?.toISOString() ?? null,
+        pnl: Number(r.pnl),
+      };
+    });
+  }
+
+  get market(): MarketHub {
+    const m = this.ctx.services.market;
+    if (!m) throw new HttpError(503, 'Market data is not available.');
+    return m;
+  }
+  get venues(): VenueRegistry {
+    const v = this.ctx.services.venues;
+    if (!v) throw new HttpError(503, 'Exchange connections are not available.');
+    return v;
+  }
+  /** The exchange's own symbol for what the user sent (exact, ASCII-trimmed), else the spec's 400. */
+  async listed(exchange: string, symbol: string): Promise<string> {
+    const listed = await this.market.listedSymbol(exchange, symbol).catch(() => null);
+    if (!listed) {
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
+    }
+    return listed;
+  }
+  /** A bot of this user (any status), else 404: another user's bot is not revealed. */
+  async ownBot(userId: string, botId: string): Promise<BotRow> {
+    const row = await this.repo.byId(botId);
+    if (!row || row.userId !== userId) throw notFound('Bot not found.');
+    return row;
+  }
+  async minCost(exchange: string, symbol: string) {
+    const ex = exchange.toLowerCase();
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
+    const sym = await this.listed(ex, symbol);
+    const market = await this.market.market(ex, sym).catch(() => null);
+    if (!market)
+      throw badRequest(
+        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
+      );
+    const t = await this.market.ticker(ex, sym);
+    const price = t.last;
+    const minCost = Math.max(market.minCost, market.minAmount * price);
+    return {
+      success: true,
+      min_cost: round(minCost, 8),
+      min_amount: round(price > 0 ? Math.max(market.minAmount, minCost / price) : market.minAmount, 10),
+      price,
+    };
+  }
+  /** A start that could not complete: the bot ends with status error, its reason logged, no pair lock held. */
+  async failStart(botId: string, reason: string): Promise<void> {
+    this.runner.drop(botId);
+    await this.repo.write({
+      botId,
+      status: 'error',
+      stopReason: `start_failed: ${reason}`,
+      stoppedAt: new Date(),
+      events: [{ botId, level: 'error', code: 'start_failed', params: { message: reason } }],
+    });
+  }
+  /**
+   * The user's connection to `exchange` is about to be removed or its venue replaced (the
+   * beforeConnectionChange hook): every active bot of the user on that exchange stops with
+   * cancel_only while the venue is still open (its orders cancelled there, assets kept), with the
+   * reason in its event log (`connection_changed`) and in stop_reason.
+   */
+  async stopForConnection(userId: string, exchange: string) {
+    const ex = exchange.toLowerCase();
+    const rows = (await this.repo.listByUser(userId, 'active')).filter((r) => r.exchange === ex);
+    for (const r of rows) {
+      await this.repo.event({
+        botId: r.id,
+        level: 'warn',
+        code: 'connection_changed',
+        params: { exchange: ex },
+      });
+      let ok = false;
+      try {
+        ok = await this.runner.stopBot(r.id, 'cancel_only', 15_000);
+      } catch (err) {
+        this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before its connection changed');
+      }
+      if (ok) {
+        await this.repo.updateBot(r.id, { stopReason: CONNECTION_CHANGED });
+        continue;
+      }
+      // Not confirmed in time: the bot ends here anyway, it cannot trade on a venue that is going away.
+      this.runner.drop(r.id);
+      await this.repo.write({
+        botId: r.id,
+        status: 'stopped',
+        stopReason: CONNECTION_CHANGED,
+        stoppedAt: new Date(),
+        events: [{ botId: r.id, level: 'warn', code: 'stopped', params: { reason: CONNECTION_CHANGED } }],
+      });
+    }
+  }
+  /**
+   * Stops every active bot of a user, keeping assets (account deletion). All at once: each bot
+   * waits only for its own exchange calls, not for the bots before it.
+   */
+  async stopAllForUser(userId: string) {
+    const rows = await this.repo.listByUser(userId, 'active');
+    await Promise.all(
+      rows.map(async (r) => {
+        try {
+          await this.runner.stopBot(r.id, 'cancel_only', 15_000);
+        } catch (err) {
+          this.ctx.log.warn({ err, botId: r.id }, 'could not stop bot before account deletion');
+          await this.repo.updateBot(r.id, {
+            status: 'stopped',
+            stopReason: 'account_deleted',
+            stoppedAt: new Date(),
+          });
+        }
+      }),
+    );
+  }
+  async events(userId: string, botId: string, limit: number): Promise<BotEventView[]> {
+    await this.ownBot(userId, botId);
+    const rows = await this.repo.events(botId, limit);
+    return rows.map((r) => ({
+      id: r.id,
+      ts: r.ts.toISOString(),
+      level: r.level,
+      code: r.code,
+      params: (r.params ?? {}) as Record<string, unknown>,
+    }));
+  }
+  async setLeverage(
+    userId: string,
+    exchange: string | undefined,
+    symbol: string | undefined,
+    leverage: number,
+  ) {
+    if (!exchange) throw badRequest(DCA_MESSAGES.leverageNoExchange);
+    const ex = exchange.toLowerCase();
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
+    const sym = symbol && asciiTrim(symbol) ? await this.listed(ex, symbol) : '';
+    await this.repo.saveSetting(userId, { exchange: ex, symbol: sym }, { leverage });
+    return { success: true, leverage, message: `Leverage configured to ${leverage}x` };
+  }
+  async setApartado(userId: string, apartado: string) {
+    await this.repo.saveSetting(userId, {}, { apartado });
+    return { success: true, apartado };
+  }
+  async apartado(userId: string) {
+    return (await this.repo.settings(userId)).apartado ?? 'Spot';
+  }
+  async prices(userId: string) {
+    const rows = await this.repo.listByUser(userId, 'active');
+    const pairs = [...new Map(rows.map((r) => [`${r.exchange}|${r.symbol}`, r])).values()];
+    const out: { exchange: string; symbol: string; price: number }[] = [];
+    for (const r of pairs) {
+      const t = await this.market.ticker(r.exchange, r.symbol).catch(() => null);
+      if (t) out.push({ exchange: r.exchange, symbol: r.symbol, price: t.last });
+    }
+    return out;
+  }
+  async pnls(userId: string, bots?: { symbol: string; exchange: string }[]) {
+    let rows = await this.repo.listByUser(userId, 'active');
+    if (bots) {
+      const wanted = new Set(bots.map((b) => `${b.exchange.toLowerCase()}|${asciiTrim(b.symbol)}`));
+      rows = rows.filter((r) => wanted.has(`${r.exchange}|${r.symbol}`));
+    }
+    const now = Date.now();
+    const pnls = await Promise.all(
+      rows.map(async (r) => {
+        const state: unknown = this.runner.handle(r.id)?.state ?? r.state;
+        const kind = this.kinds.get(r.kind);
+        const price = kind?.needsPrice
+          ? ((await this.market.ticker(r.exchange, r.symbol).catch(() => null))?.last ?? null)
+          : null;
+        const f = kind?.figures(r, state, price, now) ?? {
+          pnl: Number(r.pnl) || 0,
+          ttr: Math.round((now - r.startedAt.getTime()) / 1000),
+        };
+        return { symbol: r.symbol, exchange: r.exchange, kind: r.kind, pnl: f.pnl, ttr: f.ttr };
+      }),
+    );
+    const total = round(
+      pnls.reduce((s, p) => s + p.pnl, 0),
+      8,
+    );
+    return { success: true, pnls, total_pnl: total };
+  }
+  /**
+   * Makes sure this process runs every active bot of the user (after a restart or a lost lease). Each
+   * bot on its own: one that cannot run is marked with its problem and listed so; the others resume.
+   */
+  async resume(userId: string) {
+    if (this.ctx.config.BOT_RUNNER) await this.runner.recheckProblems(userId);
+    const rows = await this.repo.listByUser(userId, 'active');
+    let resumed = 0;
+    const problems: { id: string; exchange: string; symbol: string; problem: BotProblem }[] = [];
+    for (const r of rows) {
+      if (r.problem && r.problem !== 'cannot_run') {
+        problems.push({ id: r.id, exchange: r.exchange, symbol: r.symbol, problem: r.problem });
+        continue;
+      }
+      if (!this.ctx.config.BOT_RUNNER) continue;
+      try {
+        if (r.problem === 'cannot_run')
+          await this.repo.write({ botId: r.id, problem: null, problemDetail: null });
+        // Never a bot another live runner process holds: one strategy instance per bot.
+        if (await this.runner.adopt(r.id)) resumed++;
+      } catch (err) {
+        const problem: BotProblem = err instanceof AuthenticationError ? 'auth_failed' : 'cannot_run';
+        const detail = err instanceof Error ? err.message : String(err);
+        this.ctx.log.warn({ err, botId: r.id }, 'bot could not be resumed');
+        this.runner.drop(r.id);
+        await this.repo.write({
+          botId: r.id,
+          problem,
+          problemDetail: detail,
+          events: [{ botId: r.id, level: 'warn', code: problem, params: { message: detail } }],
+        });
+        problems.push({ id: r.id, exchange: r.exchange, symbol: r.symbol, problem });
+      }
+    }
+    return { success: true, active: rows.length, resumed, problems };
+  }
+}

@@ -1,0 +1,106 @@
+import {
+  actualizarBotDcaBody,
+  botsActivosQuery,
+  historyQuery,
+  pendingOrdersQuery,
+  raToggleBody,
+  relocateBody,
+  startBotDcaBody,
+  stopBotDcaBody,
+  updateSlBody,
+  updateTpPlusBody,
+} from '@bytx/contract';
+import { currentUser } from '../../../plugins/auth';
+import type { KindPlugin } from '../kind-plugin';
+import { DcaService, GRID_DCA } from './service';
+
+const tags = ['bots'];
+
+/** Grid Bot DCA (`/bot-dca`, spec part 2 §7): its own calls; the shared ones are in ../routes.ts. */
+export const gridDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
+  const dca = new DcaService(ctx, repo, runner, bots);
+  bots.kinds.set(GRID_DCA, {
+    needsPrice: false,
+    figures: (row, state, _price, now) => ({
+      pnl: Number((state as { realizedPnl?: string }).realizedPnl ?? row.pnl) || 0,
+      ttr: Math.round((now - row.startedAt.getTime()) / 1000),
+    }),
+  });
+  const auth = { onRequest: app.authenticate };
+
+  app.get(
+    '/api/bots_activos_dca',
+    { ...auth, schema: { tags, summary: 'Active Grid Bot DCA bots', querystring: botsActivosQuery } },
+    async (req) => ({ success: true, bots: await dca.active(currentUser(req).id) }),
+  );
+
+  app.post(
+    '/api/start_bot_dca',
+    { ...auth, schema: { tags, summary: 'Start a Grid Bot DCA', body: startBotDcaBody } },
+    async (req) => {
+      const { bot, message } = await dca.start(currentUser(req).id, req.body);
+      return { success: true, message, bot };
+    },
+  );
+
+  app.post(
+    '/api/stop_bot_dca',
+    { ...auth, schema: { tags, summary: 'Stop a Grid Bot DCA', body: stopBotDcaBody } },
+    async (req) => dca.stop(currentUser(req).id, req.body.exchange, req.body.symbol, req.body.mode),
+  );
+
+  app.post(
+    '/api/actualizar_bot_dca',
+    { ...auth, schema: { tags, summary: 'Update SL or TP+ of a bot', body: actualizarBotDcaBody } },
+    async (req) =>
+      dca.updateSlTp(currentUser(req).id, req.body.exchange, req.body.symbol, {
+        ...(req.body.sl !== undefined ? { sl: req.body.sl } : {}),
+        ...(req.body.tp_plus !== undefined ? { tp_plus: req.body.tp_plus } : {}),
+      }),
+  );
+
+  app.post(
+    '/api/update_sl',
+    { ...auth, schema: { tags, summary: 'Set or clear the stop-loss price', body: updateSlBody } },
+    async (req) =>
+      dca.updateSlTp(currentUser(req).id, req.body.exchange, req.body.symbol, {
+        sl: req.body.sl ?? null,
+      }),
+  );
+
+  app.post(
+    '/api/update_tp_plus',
+    { ...auth, schema: { tags, summary: 'Set or clear the TP+ price', body: updateTpPlusBody } },
+    async (req) =>
+      dca.updateSlTp(currentUser(req).id, req.body.exchange, req.body.symbol, {
+        tp_plus: req.body.tp_plus ?? null,
+      }),
+  );
+
+  app.post(
+    '/api/dca/ra/toggle',
+    { ...auth, schema: { tags, summary: 'Automatic relocation on or off', body: raToggleBody } },
+    async (req) => dca.toggleRa(currentUser(req).id, req.body.exchange, req.body.symbol, req.body.enabled),
+  );
+
+  app.post(
+    '/api/dca/relocate',
+    { ...auth, schema: { tags, summary: 'Re-anchor the ladder at the current price', body: relocateBody } },
+    async (req) => dca.relocate(currentUser(req).id, req.body.exchange, req.body.symbol),
+  );
+
+  app.get(
+    '/api/dca/pending_orders',
+    {
+      ...auth,
+      schema: { tags, summary: 'Open lots (pending orders) of a bot', querystring: pendingOrdersQuery },
+    },
+    async (req) => dca.pendingOrders(currentUser(req).id, req.query),
+  );
+
+  app.get(
+    '/api/dca/history',
+    { ...auth, schema: { tags, summary: 'Closed trades of a bot', querystring: historyQuery } },
+    async (req) => dca.history(currentUser(req).id, req.query.bot_id, req.query.page, req.query.per_page),
+  );
+};

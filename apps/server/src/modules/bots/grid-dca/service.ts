@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import {
+  asciiTrim,
+  DCA_MESSAGES,
+  fillMessage,
+  type DcaBotView,
+  type DcaTradeView,
+  type PendingOrderView,
+  type StartBotDcaBody,
+} from '@bytx/contract';
+import {
+  createDcaBot,
+  DcaConfigError,
+  gridBotDca,
+  type DcaConfig,
+  type DcaState,
+  type StopMode,
+} from '@bytx/engine';
+import type { AppContext, MarketHub, VenueRegistry } from '../../../context';
+import { badRequest, conflict, HttpError, notFound } from '../../../lib/errors';
+import { dcaMarketRules } from '../market-rules';
+import type { BotRow, BotsRepository } from '../bots.repository';
+import type { BotsService } from '../bots.service';
+import { parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
+import { strategyIdOf, type BotRunner } from '../runner';
+
+export interface DcaBotConfigJson {
+  amount: number;
+  tp: number;
+  sep: number;
+  os: number;
+  apartado: string;
+  leverage: number;
+  direction: 'LONG' | 'SHORT';
+}
+
+/** `bots.kind` of the Grid Bot DCA (the engine's gridBotDca.kind). */
+export const GRID_DCA = gridBotDca.kind;
+
+const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A stand-in state for listing a bot whose stored state cannot be read. */
+function brokenState(): DcaState {
+  return {
+    anchor: null,
+    lots: [],
+    waitingBuys: [],
+    config: { sepPct: 0, tpPct: 0, os: 0 },
+  } as unknown as DcaState;
+}
+
+export function rangeOf(state: DcaState): { low: number; high: number } {
+  const a = state.anchor ?? 0;
+  const c = state.config;
+  return { low: a * (1 - c.sepPct / 100) ** c.os, high: a * (1 + c.tpPct / 100) };
+}
+
+export class DcaService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: BotsRepository,
+    private readonly runner: BotRunner,
+    private readonly bots: BotsService,
+  ) {}
+  private get market(): MarketHub {
+    const m = this.ctx.services.market;
+    if (!m) throw new HttpError(503, 'Market data is not available.');
+    return m;
+  }
+  private get venues(): VenueRegistry {
+    const v = this.ctx.services.venues;
+    if (!v) throw new HttpError(503, 'Exchange connections are not available.');
+    return v;
+  }
+  view(row: BotRow): DcaBotView {
+    const state = row.state as DcaState;
+    const cfg = row.config as DcaBotConfigJson;
+    const r = rangeOf(state);
+    return {
+      id: row.id,
+      exchange: row.exchange,
+      symbol: row.symbol,
+      monto: cfg.amount,
+      tp_pct: cfg.tp,
+      os: cfg.os,
+      sep_pct: cfg.sep,
+      precio: state.anchor ?? 0,
+      sl: row.sl === null ? null : Number(row.sl),
+      tp_plus: row.tpPlus === null ? null : Number(row.tpPlus),
+      ra_enabled: row.raEnabled,
+      apartado: cfg.apartado,
+      leverage: cfg.leverage,
+      direction: cfg.direction,
+      status: row.problem ? 'error' : row.status,
+      problem: row.problem,
+      reason: row.problem ? problemText(row.problem, row.problemDetail) : null,
+      pnl: Number(row.pnl),
+      open_lots: state.lots.length,
+      // A delisted pair's buys were cancelled on the venue when the bot paused (re-placed on relisting).
+      waiting_buys: row.problem === 'pair_delisted' ? 0 : state.waitingBuys.length,
+      range_low: round(r.low),
+      range_high: round(r.high),
+      started_at: row.startedAt.toISOString(),
+      stop_reason: row.stopReason,
+    };
+  }
+  async active(userId: string): Promise<DcaBotView[]> {
+    const rows = await this.repo.listByUser(userId, 'active', GRID_DCA);
+    return rows.map((r) => {
+      try {
+        return this.view({ ...r, state: this.runner.handle(r.id)?.state ?? r.state });
+      } catch (err) {
+        // A row that cannot be read (a damaged state) is listed as such; the others answer normally.
+        const detail = err instanceof Error ? err.message : String(err);
+        return this.view({ ...r, state: brokenState(), problem: 'cannot_run', problemDetail: detail });
+      }
+    });
+  }
+
+  /** The user's active bot on (exchange, symbol), else 404. */
+  async activeBot(userId: string, exchange: string, symbol: string): Promise<BotRow> {
+    const sym = asciiTrim(symbol);
+    const row = await this.repo.activeFor(userId, exchange.toLowerCase(), sym, GRID_DCA);
+    if (!row) throw notFound(fillMessage(DCA_MESSAGES.noActiveBot, { exchange, symbol: sym }));
+    return row;
+  }
+  /** Validates a start request in the spec's order with its messages, then creates and starts the bot. */
+  async start(userId: string, body: StartBotDcaBody): Promise<{ bot: DcaBotView; message: string }> {
+    const {
+      tp,
+      sep,
+      exchange,
+      symbol,
+      market,
+      amount,
+      os: osRaw,
+      apartado,
+    } = await this.bots.checkStart(userId, body, GRID_DCA, DCA_MESSAGES.alreadyActive);
+    const direction = body.direction ?? 'LONG';
+    const leverage = body.leverage ?? (await this.repo.settings(userId, exchange, symbol)).leverage ?? 1;
+    const id = randomUUID();
+    const config: DcaConfig = {
+      symbol,
+      amount,
+      tpPct: tp,
+      sepPct: sep,
+      os: osRaw,
+      direction,
+      market: dcaMarketRules(market),
+      sl: null,
+      tpPlus: null,
+      raEnabled: false,
+    };
+    let state: DcaState;
+    try {
+      state = createDcaBot(strategyIdOf(id), config);
+    } catch (err) {
+      if (err instanceof DcaConfigError) throw badRequest(err.message);
+      throw err;
+    }
+    const cfgJson: DcaBotConfigJson = { amount, tp, sep, os: osRaw, apartado, leverage, direction };
+    let row: BotRow;
+    try {
+      row = await this.repo.insertBot({
+        id,
+        userId,
+        kind: GRID_DCA,
+        exchange,
+        symbol,
+        config: cfgJson,
+        state,
+        status: 'active',
+        leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
+        leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
+      });
+    } catch (err) {
+      // The partial unique index: a concurrent start of the same pair.
+      if (
+        String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
+        '23505'
+      ) {
+        throw conflict(fillMessage(DCA_MESSAGES.alreadyActive, { exchange, symbol }));
+      }
+      throw err;
+    }
+    const after = await this.bots.launch(id);
+    if (after) row = after;
+    return { bot: this.view(row), message: DCA_MESSAGES.botStarted };
+  }
+  async stop(userId: string, exchange: string, symbol: string, mode: StopMode) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    if (!(await this.venues.connectionKind(userId, row.exchange))) {
+      // The connection was removed: nothing can be cancelled on the exchange; the bot just ends.
+      await this.repo.write({
+        botId: row.id,
+        status: 'stopped',
+        stopReason: 'exchange_disconnected',
+        stoppedAt: new Date(),
+        events: [
+          { botId: row.id, level: 'warn', code: 'stopped', params: { reason: 'exchange_disconnected' } },
+        ],
+      });
+      return { success: true, message: DCA_MESSAGES.botStopped };
+    }
+    if (row.problem === 'pair_delisted' && mode === 'close_market') {
+      throw badRequest(DCA_MESSAGES.delistedStopKeepsAssets);
+    }
+    const ok = await this.runner.stopBot(row.id, mode);
+    if (!ok)
+      throw new HttpError(
+        504,
+        'The bot is still stopping: orders are being cancelled. Check again in a moment.',
+      );
+    return { success: true, message: DCA_MESSAGES.botStopped };
+  }
+  async updateSlTp(
+    userId: string,
+    exchange: string,
+    symbol: string,
+    patch: { sl?: unknown; tp_plus?: unknown },
+  ) {
+    const hasSl = patch.sl !== undefined;
+    const hasTp = patch.tp_plus !== undefined;
+    if (!hasSl && !hasTp) throw badRequest('Send one of sl or tp_plus.');
+    const sl = hasSl ? parseOptionalPrice(patch.sl, 'sl') : undefined;
+    const tpPlus = hasTp ? parseOptionalPrice(patch.tp_plus, 'tp_plus') : undefined;
+    const row = await this.activeBot(userId, exchange, symbol);
+    if ((sl ?? null) !== null || (tpPlus ?? null) !== null) {
+      const price = (await this.market.ticker(row.exchange, row.symbol)).last;
+      const problem = slTpSideProblem((row.config as DcaBotConfigJson).direction, price, sl, tpPlus);
+      if (problem) throw badRequest(problem);
+    }
+    if (sl !== undefined) {
+      await this.runner.act(row.id, { type: 'set_sl', sl, ts: Date.now() });
+      await this.repo.updateBot(row.id, { sl: sl === null ? null : String(sl) });
+    }
+    if (tpPlus !== undefined) {
+      await this.runner.act(row.id, { type: 'set_tp_plus', tpPlus, ts: Date.now() });
+      await this.repo.updateBot(row.id, { tpPlus: tpPlus === null ? null : String(tpPlus) });
+    }
+    return { success: true, sl: sl ?? null, tp_plus: tpPlus ?? null };
+  }
+  async toggleRa(userId: string, exchange: string, symbol: string, enabled: boolean) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    await this.runner.act(row.id, { type: 'set_ra', enabled, ts: Date.now() });
+    await this.repo.updateBot(row.id, { raEnabled: enabled });
+    return { success: true, enabled };
+  }
+  async relocate(userId: string, exchange: string, symbol: string) {
+    const row = await this.activeBot(userId, exchange, symbol);
+    const before = (row.state as DcaState).anchor;
+    const state = await this.runner.act<DcaState>(row.id, { type: 'relocate', ts: Date.now() });
+    if (state.status === 'stopped' || state.status === 'stopping') {
+      return { success: false, error: 'The bot is stopping.' };
+    }
+    return { success: true, message: DCA_MESSAGES.relocated, precio: state.anchor ?? before };
+  }
+
+  private pendingOf(row: BotRow, state: DcaState): PendingOrderView[] {
+    const quote = row.symbol.split('/')[1] ?? 'USDT';
+    return state.lots.map((lot) => ({
+      id: lot.id,
+      bot_id: row.id,
+      created_at: new Date(lot.buyTime).toISOString(),
+      exchange: row.exchange,
+      symbol: row.symbol,
+      entry_price: lot.buyPrice,
+      limit_price: lot.tp?.price ?? round(lot.buyPrice * (1 + state.config.tpPct / 100)),
+      amount_quote: round(lot.qty * lot.buyPrice, 8),
+      amount_base: lot.qty,
+      qty: lot.qty,
+      quote,
+      status: 'open' as const,
+    }));
+  }
+
+  async pendingOrders(
+    userId: string,
+    q: {
+      exchange?: string | undefined;
+      symbol?: string | undefined;
+      bot_id?: string | undefined;
+      page: number;
+      per_page: number;
+    },
+  ) {
+    let rows: BotRow[];
+    if (q.bot_id) rows = [await this.bots.ownBot(userId, q.bot_id)];
+    else if (q.exchange && q.symbol) {
+      const r = await this.repo.activeFor(userId, q.exchange.toLowerCase(), asciiTrim(q.symbol), GRID_DCA);
+      rows = r ? [r] : [];
+    } else rows = await this.repo.listByUser(userId, 'active', GRID_DCA);
+    const all = rows
+      .flatMap((r) => {
+        try {
+          const state: unknown = this.runner.handle(r.id)?.state ?? r.state;
+          const other = r.kind === GRID_DCA ? null : this.bots.kinds.get(r.kind);
+          if (other) return other.pending?.(r, state) ?? [];
+          return this.pendingOf(r, state as DcaState);
+        } catch {
+          return []; // A bot whose state cannot be read has nothing to list; the others do.
+        }
+      })
+      .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const pages = Math.max(1, Math.ceil(all.length / q.per_page));
+    const page = Math.min(q.page, pages);
+    const orders = all.slice((page - 1) * q.per_page, page * q.per_page);
+    return { success: true, orders, rows: orders, page, pages, total: all.length };
+  }
+  async history(userId: string, botId: string, page: number, perPage: number) {
+    await this.bots.ownBot(userId, botId);
+    const { rows, total, totalPnl } = await this.repo.tradesPage(botId, page, perPage);
+    const historial: DcaTradeView[] = rows.map((r) => ({
+      id: r.id,
+      buy_time: r.buyTime.toISOString(),
+      sell_time: r.sellTime.toISOString(),
+      qty: Number(r.qty),
+      buy_price: Number(r.buyPrice),
+      sell_price: Number(r.sellPrice),
+      pnl_net: Number(r.pnlNet),
+    }));
+    return {
+      success: true,
+      historial,
+      total_pnl: Number(totalPnl),
+      page,
+      pages: Math.max(1, Math.ceil(total / perPage)),
+      total,
+    };
+  }
+}

@@ -1,0 +1,417 @@
+import type { PlaceOrderCommand, RejectReason, StrategyCommand, StrategyEvent } from '@bytx/engine';
+import {
+  AuthenticationError,
+  InsufficientFundsError,
+  InvalidOrderError,
+  NotSupportedError,
+  OrderNotFoundError,
+  VenueError,
+  type Order,
+} from '@bytx/venues';
+import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.repository';
+import { ConnectionGoneError, type BotVenues } from './bot-venues';
+import { sleep, type Arrival, type MarketKey, type RunnerDeps } from './types';
+
+const FINAL = new Set(['filled', 'cancelled', 'rejected']);
+const MAX_PLACE_ATTEMPTS = 4;
+
+function num(v: string | null | undefined): number {
+  return v === null || v === undefined ? 0 : Number(v);
+}
+
+/** What the journal knows about one order; used to turn venue snapshots into strategy events once. */
+interface JournalEntry extends MarketKey {
+  status: BotOrderRow['status'];
+  filled: number;
+  role: string;
+}
+
+function rejectReasonOf(err: unknown): RejectReason {
+  if (err instanceof InsufficientFundsError) return 'insufficient_funds';
+  if (err instanceof InvalidOrderError) {
+    if (err.reason === 'min_cost' || err.reason === 'min_amount') return 'min_cost';
+    if (err.reason === 'precision') return 'precision';
+    return 'unknown';
+  }
+  return 'exchange_error';
+}
+
+/** The bot an executor works for (BotHandle). */
+export interface ExecutorOwner {
+  readonly id: string;
+  readonly row: BotRow;
+  readonly prefix: string;
+  readonly deps: RunnerDeps;
+  readonly venues: BotVenues;
+  readonly pausing: boolean;
+  now(): number;
+  /** Steps the strategy with `event` (persisting `extra` with it) and carries out what it decides. */
+  step(event: StrategyEvent, extra?: Partial<BotWrite>, arrived?: Arrival): Promise<void>;
+  logEvent(level: 'info' | 'warn' | 'error', code: string, params?: Record<string, unknown>): Promise<void>;
+  pauseFor(problem: 'auth_failed' | 'pair_delisted', detail: string): void;
+  halt(status: 'error' | 'stopped', code: string, message: string): Promise<void>;
+  pairListed(): Promise<boolean>;
+}
+
+/**
+ * One bot's orders on its venues: the journal (written before anything is sent, DESIGN.md principle 5),
+ * sending and cancelling in the strategy's order, turning venue snapshots into strategy events exactly
+ * once, and reconciling journal and venue after a restart. Knows no strategy.
+ */
+export class OrderExecutor {
+  private readonly journal = new Map<string, JournalEntry>();
+  private pending: StrategyCommand[] = [];
+  private draining = false;
+
+  constructor(private readonly bot: ExecutorOwner) {}
+
+  private get deps() {
+    return this.bot.deps;
+  }
+
+  /** The market of a journaled order (the bot's own unless the strategy named another). */
+  marketOf(row: { exchange?: string | null; symbol: string }): MarketKey {
+    return { exchange: row.exchange ?? this.bot.row.exchange, symbol: row.symbol };
+  }
+
+  /** Orders just journaled by a step (status pending_submit). */
+  noteNew(rows: NewBotOrderRow[]): void {
+    for (const o of rows) {
+      this.journal.set(o.clientOrderId, {
+        status: 'pending_submit',
+        filled: 0,
+        role: o.role,
+        ...this.marketOf(o),
+      });
+    }
+  }
+
+  /**
+   * Venue commands run in the order the strategy issued them, across steps: a step caused by the
+   * answer to a command (a market or crossing order filling at once) appends its commands behind the
+   * ones still waiting, so a cancel never overtakes the placing of the same order.
+   */
+  async execute(commands: StrategyCommand[]): Promise<void> {
+    for (const c of commands) if (c.type === 'cancel_order' || c.type === 'place_order') this.pending.push(c);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let c = this.pending.shift(); c; c = this.pending.shift()) {
+        if (this.bot.pausing) {
+          // Orders not sent stay pending_submit in the journal; the reconcile after the pause settles them.
+          this.pending.length = 0;
+          break;
+        }
+        if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
+        else if (c.type === 'place_order') await this.place(c);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private backoff(attempt: number) {
+    return (this.deps.retryBaseMs ?? 500) * 2 ** attempt;
+  }
+
+  /** Looks an order up by client id, retrying transient errors; null when the venue has none. */
+  private async lookup(clientOrderId: string, m: MarketKey): Promise<Order | null> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const venue = await this.bot.venues.current(m.exchange);
+        return await venue.fetchOrderByClientId(clientOrderId, m.symbol);
+      } catch (err) {
+        if (err instanceof VenueError && err.action === 'retry' && attempt < MAX_PLACE_ATTEMPTS) {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Sends a journaled order. Never retried blindly: after a transient error it is looked up first. */
+  private async place(c: PlaceOrderCommand): Promise<void> {
+    const m: MarketKey = {
+      exchange: c.exchange ?? this.bot.row.exchange,
+      symbol: c.symbol ?? this.bot.row.symbol,
+    };
+    for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
+      try {
+        const venue = await this.bot.venues.current(m.exchange);
+        const order = await venue.createOrder({
+          symbol: m.symbol,
+          side: c.side,
+          type: c.orderType,
+          amount: c.amount ?? 0,
+          ...(c.orderType === 'limit' && c.price !== undefined ? { price: c.price } : {}),
+          clientOrderId: c.clientOrderId,
+        });
+        await this.applySnapshot(order, true);
+        return;
+      } catch (err) {
+        if (err instanceof ConnectionGoneError) return;
+        if (err instanceof VenueError && err.action === 'retry') {
+          const delay = this.backoff(attempt);
+          await this.bot.logEvent('warn', 'exchange_error', {
+            message: err.message,
+            delay: Math.round(delay / 100) / 10,
+            clientOrderId: c.clientOrderId,
+          });
+          await sleep(delay);
+          const found = await this.lookup(c.clientOrderId, m).catch(() => null);
+          if (found) {
+            await this.applySnapshot(found, true);
+            return;
+          }
+          continue;
+        }
+        await this.rejected(c.clientOrderId, err);
+        return;
+      }
+    }
+    await this.rejected(c.clientOrderId, new Error('exchange unreachable'));
+  }
+
+  /** The venue refused an order: journal it, tell the strategy, and pause or stop the bot on key problems. */
+  private async rejected(clientOrderId: string, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    const events: NewBotEventRow[] = [];
+    if (err instanceof InvalidOrderError && err.reason !== 'min_cost' && err.reason !== 'min_amount') {
+      events.push({
+        botId: this.bot.id,
+        level: 'warn',
+        code: 'invalid_order',
+        params: { message, clientOrderId },
+      });
+    }
+    const entry = this.journal.get(clientOrderId);
+    if (entry) entry.status = 'rejected';
+    await this.bot.step(
+      { type: 'order_rejected', clientOrderId, reason: rejectReasonOf(err), message, ts: this.bot.now() },
+      { orderUpdates: [{ clientOrderId, patch: { status: 'rejected' } }], events },
+    );
+    if (err instanceof AuthenticationError) {
+      this.bot.pauseFor('auth_failed', message);
+    } else if (err instanceof NotSupportedError) {
+      await this.bot.halt('error', 'auth_error', message);
+    } else if (err instanceof InvalidOrderError && err.reason === 'bad_symbol') {
+      if (!(await this.bot.pairListed())) this.bot.pauseFor('pair_delisted', message);
+    } else if (!(err instanceof VenueError)) {
+      this.deps.log.warn({ err, botId: this.bot.id }, 'order failed with an unexpected error');
+    }
+  }
+
+  private async cancel(clientOrderId: string): Promise<void> {
+    const entry = this.journal.get(clientOrderId);
+    // Already settled: the strategy heard about it (or will ignore it); nothing to send.
+    if (entry && FINAL.has(entry.status)) return;
+    const m = entry ?? this.marketOf(this.bot.row);
+    for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
+      try {
+        const found = await this.lookup(clientOrderId, m);
+        if (!found) {
+          await this.settleMissing(clientOrderId);
+          return;
+        }
+        if (found.status !== 'open') {
+          await this.applySnapshot(found, false);
+          return;
+        }
+        const venue = await this.bot.venues.current(m.exchange);
+        const order = await venue.cancelOrder(found.id, m.symbol);
+        await this.applySnapshot(order, false);
+        return;
+      } catch (err) {
+        if (err instanceof ConnectionGoneError) return;
+        if (err instanceof OrderNotFoundError) continue;
+        if (err instanceof VenueError && err.action === 'retry') {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        if (err instanceof AuthenticationError) {
+          this.bot.pauseFor('auth_failed', err.message);
+          return;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** A journaled order the venue does not know: it never got there. Cancelled, so the strategy re-plans. */
+  private async settleMissing(clientOrderId: string): Promise<void> {
+    const entry = this.journal.get(clientOrderId);
+    if (entry) {
+      entry.status = 'cancelled';
+      entry.filled = 0;
+    }
+    // Fed as a cancel with nothing filled: the strategy re-plans at once (a rejection would back off).
+    await this.bot.step(
+      { type: 'order_cancelled', clientOrderId, ts: this.bot.now() },
+      {
+        orderUpdates: [{ clientOrderId, patch: { status: 'cancelled' } }],
+        events: [
+          { botId: this.bot.id, level: 'warn', code: 'reconcile_never_placed', params: { clientOrderId } },
+        ],
+      },
+    );
+  }
+
+  private async cancelOrphan(order: Order, m: MarketKey): Promise<void> {
+    try {
+      await (await this.bot.venues.current(m.exchange)).cancelOrder(order.id, m.symbol);
+    } catch (err) {
+      this.deps.log.warn({ err, botId: this.bot.id }, 'could not cancel an orphan order');
+    }
+    await this.bot.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: order.clientOrderId ?? '' });
+  }
+
+  private feeInQuote(order: Order, symbol: string): number {
+    if (!order.fee) return 0;
+    const [base, quote] = symbol.split('/');
+    if (order.fee.currency === quote) return order.fee.cost;
+    if (order.fee.currency === base) return order.fee.cost * (order.average ?? order.price ?? 0);
+    return order.fee.cost;
+  }
+
+  /**
+   * Turns a venue snapshot of one of our orders into strategy events, at most once per change:
+   * the journal remembers what was already applied (createOrder's answer and the pushed update
+   * carry the same fill).
+   */
+  async applySnapshot(
+    order: Order,
+    fromPlace: boolean,
+    reconciled = false,
+    arrived?: Arrival,
+  ): Promise<void> {
+    const cid = order.clientOrderId;
+    if (!cid) return;
+    let entry = this.journal.get(cid);
+    if (!entry) {
+      for (const r of await this.deps.store.liveOrders(this.bot.id)) {
+        if (!this.journal.has(r.clientOrderId)) this.remember(r);
+      }
+      entry = this.journal.get(cid);
+      if (!entry) return; // Not live in our journal: already final, or not ours.
+    }
+    if (FINAL.has(entry.status)) {
+      // Settled for us but open on the venue: never leave it there.
+      if (order.status === 'open' && entry.status !== 'filled') await this.cancelOrphan(order, entry);
+      return;
+    }
+    const ts = order.lastUpdateTimestamp ?? order.timestamp ?? this.bot.now();
+    const price = order.average ?? order.price ?? 0;
+    const fee = this.feeInQuote(order, entry.symbol);
+    const base: Partial<NewBotOrderRow> = {
+      venueOrderId: order.id,
+      filled: String(order.filled),
+      avgPrice: order.average === null ? null : String(order.average),
+      fee: String(fee),
+    };
+    const events: NewBotEventRow[] = [];
+    if (reconciled && order.status !== 'open') {
+      events.push({
+        botId: this.bot.id,
+        level: 'info',
+        code: 'reconcile_fill',
+        params: { clientOrderId: cid, status: order.status, filled: order.filled },
+      });
+    }
+    const update = (status: BotOrderRow['status']) => ({
+      orderUpdates: [{ clientOrderId: cid, patch: { ...base, status } }],
+      events,
+    });
+    if (order.status === 'closed') {
+      entry.status = 'filled';
+      entry.filled = order.filled;
+      await this.bot.step(
+        { type: 'order_filled', clientOrderId: cid, price, amount: order.filled, fee, ts },
+        update('filled'),
+        arrived,
+      );
+    } else if (order.status === 'canceled' || order.status === 'expired') {
+      entry.status = 'cancelled';
+      entry.filled = order.filled;
+      await this.bot.step(
+        {
+          type: 'order_cancelled',
+          clientOrderId: cid,
+          ts,
+          ...(order.filled > 0 ? { filled: order.filled, price, fee } : {}),
+        },
+        update('cancelled'),
+        arrived,
+      );
+    } else if (order.status === 'rejected') {
+      entry.status = 'rejected';
+      await this.bot.step(
+        {
+          type: 'order_rejected',
+          clientOrderId: cid,
+          reason: 'unknown',
+          message: 'rejected by the venue',
+          ts,
+        },
+        update('rejected'),
+        arrived,
+      );
+    } else {
+      const wasPending = entry.status === 'pending_submit';
+      entry.status = 'open';
+      if (order.filled > entry.filled) {
+        entry.filled = order.filled;
+        await this.bot.step(
+          { type: 'order_partially_filled', clientOrderId: cid, filled: order.filled, price, fee, ts },
+          { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'open' } }] },
+          arrived,
+        );
+      } else if (wasPending || fromPlace) {
+        await this.deps.store.updateOrder(cid, { ...base, status: 'open' });
+      }
+    }
+  }
+
+  private remember(r: BotOrderRow): void {
+    this.journal.set(r.clientOrderId, {
+      status: r.status,
+      filled: num(r.filled),
+      role: r.role,
+      ...this.marketOf(r),
+    });
+  }
+
+  /**
+   * Before trading again after a restart: every journaled order not final is looked up on its venue
+   * by its client id and its fate applied; orders that never reached the venue are settled as
+   * cancelled (the strategy re-plans them); cancels asked before the crash are sent again; open orders
+   * with the bot's prefix that the journal does not know are cancelled, on every market it follows.
+   */
+  async reconcile(markets: MarketKey[]): Promise<void> {
+    const live = await this.deps.store.liveOrders(this.bot.id);
+    for (const r of live) this.remember(r);
+    for (const r of live) {
+      const found = await this.lookup(r.clientOrderId, this.marketOf(r));
+      if (!found) {
+        await this.settleMissing(r.clientOrderId);
+        continue;
+      }
+      await this.applySnapshot(found, r.status === 'pending_submit', true);
+      if (found.status === 'open' && r.cancelRequested) await this.cancel(r.clientOrderId);
+    }
+    const known = await this.deps.store.knownClientIds(this.bot.id);
+    for (const m of markets) {
+      const venue = await this.bot.venues.current(m.exchange);
+      for (const o of await venue.fetchOpenOrders(m.symbol)) {
+        if (!o.clientOrderId?.startsWith(this.bot.prefix) || known.has(o.clientOrderId)) continue;
+        try {
+          await venue.cancelOrder(o.id, m.symbol);
+        } catch (err) {
+          this.deps.log.warn({ err, botId: this.bot.id }, 'could not cancel an unknown order');
+        }
+        await this.bot.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: o.clientOrderId });
+      }
+    }
+    if (live.length > 0) await this.bot.logEvent('info', 'resumed', { orders: live.length });
+  }
+}

@@ -1,5 +1,0 @@
-import { InDevelopment } from '../../../shared/ui/InDevelopment';
-
-export function DashboardPage() {
-  return <InDevelopment title="Dashboard" />;
-}

@@ -1,0 +1,1279 @@
+/**
+ * Classic DCA bot (kind 'classic_dca') as a pure, deterministic state machine. See docs/engine.md,
+ * section "Classic DCA bot (`/dashboard`)".
+ *
+ * One cycle: a market base order of A quote (once the trend filter allows it), then `os` safety limit
+ * buys of A at entry × (1 − S)^k, and one take-profit limit sell of the whole position at the average
+ * entry (fees included) × (1 + T). Every change of the average moves the take profit (cancel, then
+ * place after the cancel is answered). The take-profit fill closes the cycle with one recorded trade.
+ */
+import {
+  decDiv,
+  decMul,
+  decToNumber,
+  decToString,
+  formatAmount,
+  roundDownToStep,
+  roundUpToStep,
+  toDec,
+  type Dec,
+} from '../money';
+import { PNL_DECIMALS } from '../grid-dca/strategy';
+import type {
+  ClosedTrade,
+  MarketRules,
+  OrderRole,
+  QuietBand,
+  RejectReason,
+  StepResult,
+  StopMode,
+  StopReason,
+  Strategy,
+  StrategyCommand,
+  StrategyEvent,
+} from '../strategy';
+import type {
+  Candle,
+  ClassicCycleSales,
+  ClassicDcaConfig,
+  ClassicDcaState,
+  ClassicDcaSummary,
+  ClassicOrderRef,
+  ClassicPosition,
+} from './types';
+
+export const CLASSIC_DCA_DEFAULTS = {
+  trendFilter: true,
+  smartAveraging: true,
+  smartAmount: 10,
+  maPeriod: 70,
+  candleMs: 60_000,
+  tpVncPct: 0.5,
+} as const;
+
+/** The take-profit percentages a VNC may use. */
+export const TP_VNC_OPTIONS: readonly number[] = [0.05, 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 20, 50, 100];
+
+/** First wait after a buy was refused for funds or an exchange error; doubles up to the cap. */
+export const CLASSIC_FIRST_BACKOFF_MS = 10_000;
+export const CLASSIC_MAX_BACKOFF_MS = 300_000;
+/** Wait before a refused take profit is placed again. */
+export const CLASSIC_TP_RETRY_MS = 60_000;
+/** Market sells sent at a close_market stop (retried after a cancel or an exchange error). */
+export const CLASSIC_MAX_CLOSE_ATTEMPTS = 3;
+
+/** Thrown by createClassicDca for a configuration the strategy cannot run. */
+export class ClassicDcaConfigError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ClassicDcaConfigError';
+  }
+}
+
+function positive(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0;
+}
+function nonNegative(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
+
+/** Checks a configuration (defaults already applied); throws ClassicDcaConfigError. */
+export function validateClassicDcaConfig(config: ClassicDcaConfig): void {
+  const fail = (code: string, message: string): never => {
+    throw new ClassicDcaConfigError(code, message);
+  };
+  if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
+  if (!positive(config.amount) || config.amount > 1e12)
+    fail('invalid_amount', 'amount must be a positive number of quote');
+  if (!positive(config.tpPct) || config.tpPct < 0.5 || config.tpPct > 1000)
+    fail('invalid_tp', 'tpPct must be between 0.5 and 1000 (percent)');
+  if (!positive(config.sepPct) || config.sepPct < 0.5 || config.sepPct > 50)
+    fail('invalid_sep', 'sepPct must be between 0.5 and 50 (percent)');
+  if (!Number.isInteger(config.os) || config.os < 1 || config.os > 100)
+    fail('invalid_os', 'os must be an integer from 1 to 100');
+  const m = config.market;
+  if (!m || !positive(m.amountStep) || !positive(m.priceStep))
+    fail('invalid_market', 'market amountStep and priceStep must be positive');
+  if (
+    !nonNegative(m.minAmount) ||
+    !nonNegative(m.minCost) ||
+    !nonNegative(m.takerFee) ||
+    !nonNegative(m.makerFee)
+  )
+    fail('invalid_market', 'market minimums and fees must be non-negative numbers');
+  if (config.sl !== null && !positive(config.sl)) fail('invalid_sl', 'sl must be a positive number or null');
+  if (config.tpPlus !== null && !positive(config.tpPlus))
+    fail('invalid_tp_plus', 'tpPlus must be a positive number or null');
+  if (!positive(config.smartAmount) || config.smartAmount > 1e12)
+    fail('invalid_smart_amount', 'smartAmount must be a positive number of quote');
+  if (!Number.isInteger(config.maPeriod) || config.maPeriod < 1 || config.maPeriod > 1000)
+    fail('invalid_ma_period', 'maPeriod must be an integer from 1 to 1000');
+  if (!Number.isInteger(config.candleMs) || config.candleMs < 1000)
+    fail('invalid_candle_ms', 'candleMs must be an integer of at least 1000');
+  if (!TP_VNC_OPTIONS.includes(config.tpVncPct))
+    fail('invalid_tp_vnc', `tpVncPct must be one of ${TP_VNC_OPTIONS.join(', ')}`);
+}
+
+function validCandle(c: unknown): c is Candle {
+  if (!c || typeof c !== 'object') return false;
+  const k = c as Candle;
+  return (
+    Number.isFinite(k.t) && positive(k.o) && positive(k.h) && positive(k.l) && positive(k.c) && k.h >= k.l
+  );
+}
+
+const ZERO_POSITION: ClassicPosition = { qty: '0', quote: '0', fee: '0' };
+const ZERO_SALES: ClassicCycleSales = { qty: '0', quote: '0', fee: '0', buyQuote: '0', buyFee: '0' };
+
+/**
+ * A new classic DCA bot. `candles` are recent closed candles of the pair (interval `candleMs`), so the
+ * moving average is ready at once; the last maPeriod + 2 are kept. Missing optional fields of the
+ * config take CLASSIC_DCA_DEFAULTS (sl / tpPlus null, r / rOs false).
+ */
+export function createClassicDca(
+  botId: string,
+  config: ClassicDcaConfig,
+  candles: Candle[] = [],
+): ClassicDcaState {
+  if (typeof botId !== 'string' || !botId)
+    throw new ClassicDcaConfigError('invalid_bot_id', 'botId is required');
+  const c: ClassicDcaConfig = {
+    ...config,
+    market: { ...config.market },
+    sl: config.sl ?? null,
+    tpPlus: config.tpPlus ?? null,
+    r: Boolean(config.r),
+    rOs: Boolean(config.rOs),
+    trendFilter: config.trendFilter ?? CLASSIC_DCA_DEFAULTS.trendFilter,
+    smartAveraging: config.smartAveraging ?? CLASSIC_DCA_DEFAULTS.smartAveraging,
+    smartAmount: config.smartAmount ?? CLASSIC_DCA_DEFAULTS.smartAmount,
+    maPeriod: config.maPeriod ?? CLASSIC_DCA_DEFAULTS.maPeriod,
+    candleMs: config.candleMs ?? CLASSIC_DCA_DEFAULTS.candleMs,
+    tpVncPct: config.tpVncPct ?? CLASSIC_DCA_DEFAULTS.tpVncPct,
+  };
+  validateClassicDcaConfig(c);
+  const byT = new Map<number, Candle>();
+  for (const k of Array.isArray(candles) ? candles : []) {
+    if (validCandle(k)) byT.set(k.t, { t: k.t, o: k.o, h: k.h, l: k.l, c: k.c });
+  }
+  const seeded = [...byT.values()].sort((a, b) => a.t - b.t).slice(-(c.maPeriod + 2));
+  return {
+    version: 1,
+    botId,
+    config: c,
+    status: 'running',
+    seq: 1,
+    lastPrice: null,
+    lastTs: null,
+    candles: seeded,
+    forming: null,
+    cycle: 1,
+    cycles: 0,
+    cycleOpen: false,
+    cycleStart: null,
+    entry: null,
+    trendLogged: 0,
+    position: ZERO_POSITION,
+    sales: ZERO_SALES,
+    orders: [],
+    filledLevels: [],
+    safetyFills: 0,
+    skippedLevels: [],
+    buyRetryAt: null,
+    buyBackoffMs: 0,
+    tpRetryAt: null,
+    tpBlocked: false,
+    closeAttempts: 0,
+    realizedPnl: '0',
+    stopMode: null,
+    stopReason: null,
+    residual: null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pure helpers
+
+/** Safety level k: entry × (1 − S)^k, rounded down to the price step (float noise snapped first). */
+export function classicLevelPrice(config: ClassicDcaConfig, entry: number, k: number): number {
+  const raw = entry * Math.pow(1 - config.sepPct / 100, k);
+  return roundDownToStep(Number(raw.toPrecision(12)), config.market.priceStep);
+}
+
+/** Why an order of `amount` at `price` cannot be placed (null when it can). */
+export function classicMinViolation(market: MarketRules, amount: number, price: number): string | null {
+  if (!(amount > 0)) return 'zero_amount';
+  if (amount < market.minAmount) return 'min_amount';
+  if (decMul(toDec(amount), toDec(price)) < toDec(market.minCost)) return 'min_cost';
+  return null;
+}
+
+/** Quote spent for the position, fees included (exact). */
+function positionCost(p: ClassicPosition): Dec {
+  return toDec(p.quote) + toDec(p.fee);
+}
+
+/** Average entry (fees included) of the position; null when nothing is held. */
+export function classicAverage(state: ClassicDcaState): number | null {
+  const q = toDec(state.position.qty);
+  if (q <= 0n) return null;
+  return decToNumber(decDiv(positionCost(state.position), q));
+}
+
+/** Base amount the take profit sells: the position rounded down to the amount step. */
+function tradableQty(s: ClassicDcaState): number {
+  const q = Number(s.position.qty);
+  return q > 0 ? roundDownToStep(q, s.config.market.amountStep) : 0;
+}
+
+/** Take profit of the position: cost / qty × (1 + T), exact, rounded UP; null without a tradable qty. */
+export function classicTakeProfit(state: ClassicDcaState): { price: number; amount: number } | null {
+  const amount = tradableQty(state);
+  if (!(amount > 0)) return null;
+  const q = toDec(state.position.qty);
+  const exact = decDiv(
+    decMul(positionCost(state.position), toDec(100) + toDec(state.config.tpPct)),
+    decMul(q, toDec(100)),
+  );
+  return { price: roundUpToStep(decToNumber(exact), state.config.market.priceStep), amount };
+}
+
+/** Trend filter: 'ok' when the last closed candle closes above the SMA of the last maPeriod closes. */
+function trendCheck(s: ClassicDcaState): { state: 'ok' | 'warming' | 'wait'; close: number; ma: number } {
+  const need = s.config.maPeriod;
+  const n = s.candles.length;
+  if (n < need) return { state: 'warming', close: 0, ma: 0 };
+  let sum = 0;
+  for (let i = n - need; i < n; i++) sum += s.candles[i]!.c;
+  const ma = sum / need;
+  const close = s.candles[n - 1]!.c;
+  return { state: close > ma ? 'ok' : 'wait', close, ma };
+}
+
+function hasMarketBuy(s: ClassicDcaState): boolean {
+  const o = s.orders;
+  for (let i = 0; i < o.length; i++) if (o[i]!.market && o[i]!.side === 'buy') return true;
+  return false;
+}
+
+function findOrder(s: ClassicDcaState, role: OrderRole): ClassicOrderRef | null {
+  const o = s.orders;
+  for (let i = 0; i < o.length; i++) if (o[i]!.role === role) return o[i]!;
+  return null;
+}
+
+function safetyAt(s: ClassicDcaState, k: number): boolean {
+  const o = s.orders;
+  for (let i = 0; i < o.length; i++) if (o[i]!.role === 'safety' && o[i]!.level === k) return true;
+  return false;
+}
+
+/** Figures for the dashboard. */
+export function summarizeClassicDca(state: ClassicDcaState, price: number): ClassicDcaSummary {
+  const s = state;
+  const qty = Number(s.position.qty);
+  const cost = positionCost(s.position);
+  const validPrice = Number.isFinite(price) && price > 0;
+  const unrealized = validPrice && qty > 0 ? decMul(toDec(s.position.qty), toDec(price)) - cost : 0n;
+  const realized = Number(s.realizedPnl);
+  const unrealizedPnl = decToNumber(unrealized);
+  let safetyResting = 0;
+  for (const o of s.orders) if (o.role === 'safety' && !o.cancelling) safetyResting++;
+  const tp = findOrder(s, 'take_profit');
+  let waitingFor: string | null = null;
+  let phase: ClassicDcaSummary['phase'];
+  if (s.status === 'stopped') phase = 'stopped';
+  else if (s.status === 'stopping') phase = 'stopping';
+  else if (s.cycleOpen) phase = 'in_position';
+  else {
+    phase = 'waiting';
+    if (s.orders.length > 0) waitingFor = 'orders';
+    else if (s.buyRetryAt !== null) waitingFor = 'retry';
+    else if (s.config.trendFilter) {
+      const t = trendCheck(s).state;
+      waitingFor = t === 'warming' ? 'candles' : t === 'wait' ? 'trend' : null;
+    }
+  }
+  return {
+    phase,
+    dca: classicAverage(s),
+    qty,
+    cost: decToNumber(cost),
+    tpPrice: tp && !tp.cancelling ? tp.price : null,
+    unrealizedPnl,
+    realizedPnl: realized,
+    pnl: decToNumber(unrealized + toDec(s.realizedPnl)),
+    cycleStart: s.cycleStart,
+    cycles: s.cycles,
+    safetyFilled: s.safetyFills,
+    safetyResting,
+    waitingFor,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The step function
+
+interface Cx {
+  s: ClassicDcaState;
+  cmds: StrategyCommand[];
+  /** Places are emitted after cancels so funds are freed first. */
+  places: StrategyCommand[];
+  ts: number;
+  ownedOrders: boolean;
+}
+
+/** Copy-on-write of the order list: the first change copies it (and its refs). */
+function ownOrders(cx: Cx): void {
+  if (cx.ownedOrders) return;
+  cx.ownedOrders = true;
+  cx.s.orders = cx.s.orders.map((o) => ({ ...o }));
+}
+
+function nextId(s: ClassicDcaState): string {
+  const id = `${s.botId}-${s.seq}`;
+  s.seq += 1;
+  return id;
+}
+
+function log(
+  cx: Cx,
+  level: 'info' | 'warn',
+  code: string,
+  params: Record<string, string | number> = {},
+): void {
+  cx.cmds.push({ type: 'log', level, code, params });
+}
+
+function logBelowMin(
+  cx: Cx,
+  role: OrderRole,
+  violation: string,
+  amount: number,
+  price: number,
+  extra: Record<string, string | number> = {},
+): void {
+  const m = cx.s.config.market;
+  log(cx, 'warn', 'below_min_cost', {
+    role,
+    reason: violation,
+    amount,
+    price,
+    cost: formatAmount(decToString(decMul(toDec(amount), toDec(price)))),
+    min_cost: m.minCost,
+    min_amount: m.minAmount,
+    symbol: cx.s.config.symbol,
+    ...extra,
+  });
+}
+
+/** Applies one event. Never mutates `state`; the same state and event always give the same result. */
+export function stepClassicDca(state: ClassicDcaState, event: StrategyEvent): StepResult<ClassicDcaState> {
+  const s: ClassicDcaState = { ...state };
+  const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
+  const cx: Cx = { s, cmds: [], places: [], ts, ownedOrders: false };
+  if (s.status !== 'stopped' && handle(cx, event)) settle(cx);
+  const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
+  return { state: s, commands };
+}
+
+/** After a handled event: restore the running invariant, or go on stopping. */
+function settle(cx: Cx): void {
+  if (cx.s.status === 'running') reconcile(cx);
+  else if (cx.s.status === 'stopping') continueStop(cx);
+}
+
+/** Handles one event; false when it changed nothing (unknown order, bad input). */
+function handle(cx: Cx, e: StrategyEvent): boolean {
+  const s = cx.s;
+  switch (e.type) {
+    case 'tick':
+      return onTick(cx, e.price);
+    case 'order_filled':
+      return onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
+    case 'order_partially_filled':
+      return onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
+    case 'order_cancelled':
+      return onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
+    case 'order_rejected':
+      return onRejected(cx, e.clientOrderId, e.reason, e.message);
+    case 'set_sl':
+      if (e.sl !== null && !positive(e.sl)) {
+        log(cx, 'warn', 'invalid_value', { field: 'sl' });
+        return false;
+      }
+      s.config = { ...s.config, sl: e.sl };
+      log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
+      return true;
+    case 'set_tp_plus':
+      if (e.tpPlus !== null && !positive(e.tpPlus)) {
+        log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
+        return false;
+      }
+      s.config = { ...s.config, tpPlus: e.tpPlus };
+      log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
+      return true;
+    case 'stop':
+      if (e.mode !== 'close_market' && e.mode !== 'cancel_only') {
+        log(cx, 'warn', 'invalid_value', { field: 'mode' });
+        return false;
+      }
+      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
+      return true;
+    case 'action':
+      return onAction(cx, e.name, e.params);
+    case 'relocate':
+    case 'set_ra':
+      return false;
+  }
+}
+
+function onAction(cx: Cx, name: string, params: Record<string, unknown>): boolean {
+  const s = cx.s;
+  const p = params && typeof params === 'object' ? params : {};
+  switch (name) {
+    case 'add_funds': {
+      const amount = p.amount;
+      const price = s.lastPrice;
+      if (
+        !positive(amount) ||
+        amount > 1e12 ||
+        s.status !== 'running' ||
+        !s.cycleOpen ||
+        s.entry === null ||
+        price === null
+      ) {
+        log(cx, 'warn', 'invalid_value', { field: 'amount' });
+        return false;
+      }
+      const qty = roundDownToStep(amount / price, s.config.market.amountStep);
+      const violation = classicMinViolation(s.config.market, qty, price);
+      if (violation) {
+        logBelowMin(cx, 'add_funds', violation, qty, price);
+        return false;
+      }
+      log(cx, 'info', 'add_funds', { amount, price });
+      placeMarketBuy(cx, 'add_funds', amount, qty, price);
+      return true;
+    }
+    case 'set_r':
+    case 'set_r_os': {
+      if (typeof p.enabled !== 'boolean') {
+        log(cx, 'warn', 'invalid_value', { field: 'enabled' });
+        return false;
+      }
+      if (name === 'set_r') s.config = { ...s.config, r: p.enabled };
+      else s.config = { ...s.config, rOs: p.enabled };
+      log(cx, 'info', name === 'set_r' ? 'r_set' : 'r_os_set', { enabled: p.enabled ? 1 : 0 });
+      return true;
+    }
+    case 'set_tp_vnc': {
+      if (typeof p.pct !== 'number' || !TP_VNC_OPTIONS.includes(p.pct)) {
+        log(cx, 'warn', 'invalid_value', { field: 'pct' });
+        return false;
+      }
+      s.config = { ...s.config, tpVncPct: p.pct };
+      log(cx, 'info', 'tp_vnc_set', { pct: p.pct });
+      return true;
+    }
+    default:
+      log(cx, 'warn', 'invalid_value', { field: 'action' });
+      return false;
+  }
+}
+
+// --- ticks and candles -------------------------------------------------------------------------------
+
+function onTick(cx: Cx, price: number): boolean {
+  const s = cx.s;
+  if (!Number.isFinite(price) || price <= 0) return false;
+  s.lastPrice = price;
+  s.lastTs = cx.ts;
+  const closed = updateCandles(s, price, cx.ts);
+  if (s.status !== 'running') return false;
+  if (checkStopPrices(cx, price)) return true;
+  if (closed) onCandleClosed(cx);
+  return true;
+}
+
+/** Builds the forming candle; returns true when a candle closed. */
+function updateCandles(s: ClassicDcaState, price: number, ts: number): boolean {
+  const ms = s.config.candleMs;
+  const bucket = Math.floor(ts / ms) * ms;
+  const f = s.forming;
+  if (f === null) {
+    const last = s.candles[s.candles.length - 1];
+    if (last && last.t > bucket) return false; // older than the seeded candles
+    if (last && last.t === bucket) {
+      // The seeded candle of this interval is still forming: reopen it.
+      s.candles = s.candles.slice(0, -1);
+      s.forming = { t: bucket, o: last.o, h: Math.max(last.h, price), l: Math.min(last.l, price), c: price };
+      return false;
+    }
+    s.forming = { t: bucket, o: price, h: price, l: price, c: price };
+    return false;
+  }
+  if (bucket <= f.t) {
+    s.forming = { t: f.t, o: f.o, h: Math.max(f.h, price), l: Math.min(f.l, price), c: price };
+    return false;
+  }
+  const keep = s.config.maPeriod + 2;
+  const next = s.candles.length >= keep ? s.candles.slice(s.candles.length - keep + 1) : s.candles.slice();
+  next.push(f);
+  s.candles = next;
+  s.forming = { t: bucket, o: price, h: price, l: price, c: price };
+  return true;
+}
+
+/** SL (price at or below) and TP+ (price at or above): sell the position at market and stop. */
+function checkStopPrices(cx: Cx, price: number): boolean {
+  const { sl, tpPlus } = cx.s.config;
+  if (sl !== null && price <= sl) {
+    log(cx, 'warn', 'sl_hit', { price, sl });
+    beginStop(cx, 'close_market', 'sl_hit');
+    return true;
+  }
+  if (tpPlus !== null && price >= tpPlus) {
+    log(cx, 'info', 'tp_plus_hit', { price, tp_plus: tpPlus });
+    beginStop(cx, 'close_market', 'tp_plus_hit');
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Smart averaging, decided on candle close: in a position with the close below the average entry, a
+ * candle closing above the previous candle's high, after that one closed below the one before it,
+ * buys `smartAmount` quote at market.
+ */
+function onCandleClosed(cx: Cx): void {
+  const s = cx.s;
+  const c = s.config;
+  if (!c.smartAveraging || !s.cycleOpen || s.entry === null || hasMarketBuy(s)) return;
+  const n = s.candles.length;
+  if (n < 3) return;
+  const c0 = s.candles[n - 3]!;
+  const c1 = s.candles[n - 2]!;
+  const c2 = s.candles[n - 1]!;
+  const avg = classicAverage(s);
+  if (avg === null || !(c2.c < avg)) return;
+  if (!(c1.c < c0.c && c2.c > c1.h)) return;
+  const price = s.lastPrice ?? c2.c;
+  const qty = roundDownToStep(c.smartAmount / price, c.market.amountStep);
+  const violation = classicMinViolation(c.market, qty, price);
+  if (violation) {
+    log(cx, 'warn', 'smart_buy_skipped', {
+      reason: violation === 'min_amount' ? 'min_amount' : 'min_cost',
+      amount: c.smartAmount,
+      min_cost: c.market.minCost,
+    });
+    return;
+  }
+  if (!backoffOver(s, cx.ts)) {
+    log(cx, 'warn', 'smart_buy_skipped', {
+      reason: 'backoff',
+      amount: c.smartAmount,
+      min_cost: c.market.minCost,
+    });
+    return;
+  }
+  log(cx, 'info', 'smart_buy', { close: c2.c, high: c1.h });
+  placeMarketBuy(cx, 'smart_buy', c.smartAmount, qty, price);
+}
+
+function backoffOver(s: ClassicDcaState, ts: number): boolean {
+  return s.buyRetryAt === null || ts >= s.buyRetryAt;
+}
+
+function bumpBackoff(s: ClassicDcaState, ts: number): void {
+  // Rejections of orders sent before the pause started do not lengthen it again.
+  if (s.buyRetryAt !== null && ts < s.buyRetryAt) return;
+  s.buyBackoffMs =
+    s.buyBackoffMs > 0 ? Math.min(CLASSIC_MAX_BACKOFF_MS, s.buyBackoffMs * 2) : CLASSIC_FIRST_BACKOFF_MS;
+  s.buyRetryAt = ts + s.buyBackoffMs;
+}
+
+function resetBackoff(s: ClassicDcaState): void {
+  s.buyBackoffMs = 0;
+  s.buyRetryAt = null;
+}
+
+function newRef(
+  clientOrderId: string,
+  role: OrderRole,
+  side: 'buy' | 'sell',
+  market: boolean,
+  price: number,
+  amount: number,
+): ClassicOrderRef {
+  return {
+    clientOrderId,
+    role,
+    side,
+    market,
+    price,
+    amount,
+    filled: 0,
+    avgPrice: 0,
+    fee: 0,
+    cancelling: false,
+  };
+}
+
+function placeMarketBuy(cx: Cx, role: OrderRole, quote: number, amount: number, price: number): void {
+  ownOrders(cx);
+  const s = cx.s;
+  const ref = newRef(nextId(s), role, 'buy', true, price, amount);
+  s.orders.push(ref);
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'buy',
+    orderType: 'market',
+    amount,
+    quoteAmount: quote,
+    role,
+  });
+}
+
+// --- the running invariant ---------------------------------------------------------------------------
+
+function reconcile(cx: Cx): void {
+  const s = cx.s;
+  if (s.buyRetryAt !== null && cx.ts >= s.buyRetryAt) s.buyRetryAt = null;
+  if (!s.cycleOpen) {
+    waitingPhase(cx);
+    return;
+  }
+  if (s.entry === null) return; // the base order is on its way
+  placeSafeties(cx);
+  if (!hasMarketBuy(s)) takeProfit(cx);
+}
+
+/** No cycle is open: once every order is answered, stop (r off), adopt a late fill, or start a cycle. */
+function waitingPhase(cx: Cx): void {
+  const s = cx.s;
+  if (s.orders.length > 0) return;
+  if (s.cycles > 0 && !s.config.r) {
+    keepResidual(cx);
+    finishStop(cx, 'cycle_done');
+    return;
+  }
+  if (tradableQty(s) > 0) {
+    // A buy cancelled at the cycle's close filled first: it opens the next cycle.
+    const q = toDec(s.position.qty);
+    s.cycleOpen = true;
+    s.entry = decToNumber(decDiv(toDec(s.position.quote), q));
+    log(cx, 'info', 'cycle_adopted', { cycle: s.cycle, qty: s.position.qty, price: s.entry });
+    reconcile(cx);
+    return;
+  }
+  const price = s.lastPrice;
+  if (price === null || s.buyRetryAt !== null) return;
+  if (s.config.trendFilter) {
+    const t = trendCheck(s);
+    if (t.state === 'warming') {
+      if ((s.trendLogged & 1) === 0) {
+        s.trendLogged |= 1;
+        log(cx, 'info', 'trend_warming', { have: s.candles.length, need: s.config.maPeriod });
+      }
+      return;
+    }
+    if (t.state === 'wait') {
+      if ((s.trendLogged & 2) === 0) {
+        s.trendLogged |= 2;
+        log(cx, 'info', 'trend_wait', { close: t.close, ma: round12(t.ma) });
+      }
+      return;
+    }
+    log(cx, 'info', 'trend_ok', { close: t.close, ma: round12(t.ma) });
+  }
+  placeBase(cx, price);
+}
+
+function round12(x: number): number {
+  return Number(x.toPrecision(12));
+}
+
+function placeBase(cx: Cx, price: number): void {
+  const s = cx.s;
+  const c = s.config;
+  const amount = roundDownToStep(c.amount / price, c.market.amountStep);
+  const violation = classicMinViolation(c.market, amount, price);
+  if (violation) {
+    logBelowMin(cx, 'base', violation, amount, price, { cycle: s.cycle });
+    keepResidual(cx);
+    finishStop(cx, 'entry_failed');
+    return;
+  }
+  s.cycleOpen = true;
+  log(cx, 'info', 'cycle_started', { cycle: s.cycle, price, amount: c.amount });
+  placeMarketBuy(cx, 'base', c.amount, amount, price);
+}
+
+/** Safety limit buys on every level that is not resting, filled (unless re-armed) or skipped. */
+function placeSafeties(cx: Cx): void {
+  const s = cx.s;
+  const c = s.config;
+  const entry = s.entry!;
+  const canBuy = backoffOver(s, cx.ts);
+  if (!canBuy) return;
+  for (let k = 1; k <= c.os; k++) {
+    if (safetyAt(s, k) || s.skippedLevels.includes(k)) continue;
+    const price = classicLevelPrice(c, entry, k);
+    if (s.filledLevels.includes(k)) {
+      if (!c.rOs || s.lastPrice === null || !(s.lastPrice > price)) continue;
+      s.filledLevels = s.filledLevels.filter((x) => x !== k);
+      log(cx, 'info', 'safety_rearmed', { level: k, price });
+    }
+    const amount = roundDownToStep(c.amount / price, c.market.amountStep);
+    const violation = price > 0 ? classicMinViolation(c.market, amount, price) : 'zero_amount';
+    if (violation) {
+      s.skippedLevels = [...s.skippedLevels, k];
+      logBelowMin(cx, 'safety', violation, amount, price, { level: k });
+      continue;
+    }
+    ownOrders(cx);
+    const ref = newRef(nextId(s), 'safety', 'buy', false, price, amount);
+    ref.level = k;
+    s.orders.push(ref);
+    cx.places.push({
+      type: 'place_order',
+      clientOrderId: ref.clientOrderId,
+      side: 'buy',
+      orderType: 'limit',
+      price,
+      amount,
+      role: 'safety',
+      level: k,
+    });
+  }
+}
+
+/** One take profit for the whole position at the current average; moved by cancel-then-place. */
+function takeProfit(cx: Cx): void {
+  const s = cx.s;
+  const desired = classicTakeProfit(s);
+  const tp = findOrder(s, 'take_profit');
+  if (tp) {
+    if (tp.cancelling) return;
+    const remaining = decToNumber(toDec(tp.amount) - toDec(tp.filled));
+    if (desired && tp.price === desired.price && remaining === desired.amount) return;
+    ownOrders(cx);
+    const own = findOrder(s, 'take_profit')!;
+    own.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: own.clientOrderId });
+    return;
+  }
+  if (!desired || s.tpBlocked || findOrder(s, 'close')) return;
+  if (s.tpRetryAt !== null) {
+    if (cx.ts < s.tpRetryAt) return;
+    s.tpRetryAt = null;
+  }
+  const violation = classicMinViolation(s.config.market, desired.amount, desired.price);
+  if (violation) {
+    s.tpBlocked = true;
+    logBelowMin(cx, 'take_profit', violation, desired.amount, desired.price, { cycle: s.cycle });
+    return;
+  }
+  ownOrders(cx);
+  const ref = newRef(nextId(s), 'take_profit', 'sell', false, desired.price, desired.amount);
+  s.orders.push(ref);
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'sell',
+    orderType: 'limit',
+    price: desired.price,
+    amount: desired.amount,
+    role: 'take_profit',
+    lotId: `${s.botId}-c${s.cycle}`,
+  });
+}
+
+// --- order events ------------------------------------------------------------------------------------
+
+function orderIndex(s: ClassicDcaState, id: string): number {
+  const o = s.orders;
+  for (let i = 0; i < o.length; i++) if (o[i]!.clientOrderId === id) return i;
+  return -1;
+}
+
+function validFill(amount: unknown, price: unknown, fee: unknown): boolean {
+  return nonNegative(amount) && nonNegative(price) && nonNegative(fee);
+}
+
+/**
+ * Books the part of an order's cumulative fill not yet booked: a buy adds base, quote and fee to the
+ * position; a sell takes its base out of the position with its pro-rata share of the buy cost, and adds
+ * to the cycle's sales.
+ */
+function applyFill(cx: Cx, ref: ClassicOrderRef, filled: number, price: number, fee: number): void {
+  const s = cx.s;
+  if (filled < ref.filled) return;
+  const dq = toDec(filled) - toDec(ref.filled);
+  const dquote = decMul(toDec(filled), toDec(price)) - decMul(toDec(ref.filled), toDec(ref.avgPrice));
+  const dfee = toDec(fee) - toDec(ref.fee);
+  ref.filled = filled;
+  ref.avgPrice = price;
+  ref.fee = fee;
+  if (dq === 0n && dquote === 0n && dfee === 0n) return;
+  const p = s.position;
+  if (ref.side === 'buy') {
+    s.position = {
+      qty: decToString(toDec(p.qty) + dq),
+      quote: decToString(toDec(p.quote) + dquote),
+      fee: decToString(toDec(p.fee) + dfee),
+    };
+    if (dq > 0n && s.cycleStart === null) s.cycleStart = cx.ts;
+    s.tpBlocked = false;
+    return;
+  }
+  const held = toDec(p.qty);
+  const q = dq < held ? dq : held;
+  let buyQuote = toDec(p.quote);
+  let buyFee = toDec(p.fee);
+  if (q < held) {
+    buyQuote = held > 0n ? (buyQuote * q) / held : 0n;
+    buyFee = held > 0n ? (buyFee * q) / held : 0n;
+  }
+  s.position = {
+    qty: decToString(held - q),
+    quote: decToString(toDec(p.quote) - buyQuote),
+    fee: decToString(toDec(p.fee) - buyFee),
+  };
+  const a = s.sales;
+  s.sales = {
+    qty: decToString(toDec(a.qty) + dq),
+    quote: decToString(toDec(a.quote) + dquote),
+    fee: decToString(toDec(a.fee) + dfee),
+    buyQuote: decToString(toDec(a.buyQuote) + buyQuote),
+    buyFee: decToString(toDec(a.buyFee) + buyFee),
+  };
+}
+
+function onPartial(cx: Cx, id: string, filled: number, price: number, fee: number): boolean {
+  const i = orderIndex(cx.s, id);
+  if (i < 0 || !validFill(filled, price, fee)) return false;
+  if (filled <= cx.s.orders[i]!.filled) return false; // stale or repeated update
+  ownOrders(cx);
+  applyFill(cx, cx.s.orders[i]!, filled, price, fee);
+  return true;
+}
+
+function removeOrder(s: ClassicDcaState, i: number): ClassicOrderRef {
+  const ref = s.orders[i]!;
+  s.orders.splice(i, 1);
+  return ref;
+}
+
+function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number): boolean {
+  const s = cx.s;
+  const i = orderIndex(s, id);
+  if (i < 0 || !validFill(amount, price, fee)) return false;
+  ownOrders(cx);
+  const ref = s.orders[i]!;
+  if (amount >= ref.filled) applyFill(cx, ref, amount, price, fee);
+  removeOrder(s, i);
+  settled(cx, ref, true);
+  return true;
+}
+
+function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: number): boolean {
+  const s = cx.s;
+  const i = orderIndex(s, id);
+  if (i < 0) return false;
+  ownOrders(cx);
+  const ref = s.orders[i]!;
+  if (filled !== undefined && validFill(filled, price ?? 0, fee ?? 0) && filled > ref.filled)
+    applyFill(cx, ref, filled, price ?? ref.avgPrice, fee ?? ref.fee);
+  removeOrder(s, i);
+  settled(cx, ref, false);
+  return true;
+}
+
+/** An order left the venue (filled, or cancelled with `ref.filled` of it filled). */
+function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
+  const s = cx.s;
+  const got = ref.filled > 0;
+  switch (ref.role) {
+    case 'base':
+      if (got) {
+        if (s.entry === null) s.entry = ref.avgPrice;
+        log(cx, 'info', 'base_filled', {
+          cycle: s.cycle,
+          price: ref.avgPrice,
+          qty: ref.filled,
+          fee: ref.fee,
+        });
+      } else {
+        if (s.entry === null) s.cycleOpen = false;
+        log(cx, 'warn', 'order_rejected', { role: 'base', reason: 'cancelled' });
+        bumpBackoff(s, cx.ts);
+      }
+      return;
+    case 'safety':
+      if (got) {
+        if (!s.filledLevels.includes(ref.level!)) s.filledLevels = [...s.filledLevels, ref.level!];
+        s.safetyFills += 1;
+        log(cx, 'info', 'safety_filled', {
+          level: ref.level!,
+          price: ref.avgPrice,
+          qty: ref.filled,
+          fee: ref.fee,
+        });
+      } else if (!ref.cancelling) {
+        log(cx, 'warn', 'order_rejected', { role: 'safety', reason: 'cancelled', level: ref.level! });
+        bumpBackoff(s, cx.ts);
+      }
+      return;
+    case 'add_funds':
+    case 'smart_buy':
+      if (got)
+        log(cx, 'info', 'buy_filled', { role: ref.role, price: ref.avgPrice, qty: ref.filled, fee: ref.fee });
+      else log(cx, 'warn', 'order_rejected', { role: ref.role, reason: 'cancelled' });
+      return;
+    case 'take_profit':
+      if (got) resetBackoff(s);
+      if (got && s.cycleOpen && tradableQty(s) === 0) closeCycle(cx);
+      else if (!filled && !ref.cancelling && !got) {
+        s.tpRetryAt = cx.ts + CLASSIC_TP_RETRY_MS;
+        log(cx, 'warn', 'order_rejected', { role: 'take_profit', reason: 'cancelled', retry_in_s: 60 });
+      }
+      return;
+    case 'close':
+      if (got) resetBackoff(s);
+      if (!filled)
+        log(cx, 'warn', 'close_failed', {
+          reason: 'cancelled',
+          attempt: s.closeAttempts,
+          max_attempts: CLASSIC_MAX_CLOSE_ATTEMPTS,
+        });
+      return;
+    case 'entry':
+    case 'ladder_buy':
+    case 'vnc_sell':
+      return;
+  }
+}
+
+function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string): boolean {
+  const s = cx.s;
+  const i = orderIndex(s, id);
+  if (i < 0) return false;
+  ownOrders(cx);
+  const ref = removeOrder(s, i);
+  const params: Record<string, string | number> = { role: ref.role, reason };
+  if (typeof message === 'string' && message) params.message = message.slice(0, 200);
+  const permanent = reason === 'min_cost' || reason === 'precision';
+  const code = (): string =>
+    reason === 'min_cost'
+      ? 'below_min_cost'
+      : reason === 'insufficient_funds'
+        ? 'insufficient_funds'
+        : 'order_rejected';
+  switch (ref.role) {
+    case 'base':
+      if (s.entry === null) s.cycleOpen = false;
+      if (permanent) {
+        log(cx, 'warn', code(), params);
+        if (s.status === 'running' && !s.cycleOpen) {
+          keepResidual(cx);
+          finishStop(cx, 'entry_failed');
+        }
+      } else {
+        bumpBackoff(s, cx.ts);
+        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
+        log(cx, 'warn', code(), params);
+      }
+      return true;
+    case 'safety':
+      params.level = ref.level!;
+      params.price = ref.price;
+      if (permanent) {
+        if (!s.skippedLevels.includes(ref.level!)) s.skippedLevels = [...s.skippedLevels, ref.level!];
+      } else {
+        bumpBackoff(s, cx.ts);
+        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
+      }
+      log(cx, 'warn', code(), params);
+      return true;
+    case 'add_funds':
+    case 'smart_buy':
+      if (!permanent) bumpBackoff(s, cx.ts);
+      log(cx, 'warn', code(), params);
+      return true;
+    case 'take_profit':
+      params.price = ref.price;
+      if (permanent) s.tpBlocked = true;
+      else {
+        s.tpRetryAt = cx.ts + CLASSIC_TP_RETRY_MS;
+        params.retry_in_s = CLASSIC_TP_RETRY_MS / 1000;
+      }
+      log(cx, 'warn', code(), params);
+      return true;
+    case 'close':
+      if (reason !== 'exchange_error' && reason !== 'unknown') s.closeAttempts = CLASSIC_MAX_CLOSE_ATTEMPTS;
+      log(cx, 'warn', 'close_failed', {
+        ...params,
+        attempt: s.closeAttempts,
+        max_attempts: CLASSIC_MAX_CLOSE_ATTEMPTS,
+      });
+      return true;
+    case 'entry':
+    case 'ladder_buy':
+    case 'vnc_sell':
+      return true;
+  }
+}
+
+// --- cycles --------------------------------------------------------------------------------------------
+
+/** Records the cycle's sales as one trade (nothing when nothing was sold). */
+function recordCycleTrade(cx: Cx): void {
+  const s = cx.s;
+  const a = s.sales;
+  const q = toDec(a.qty);
+  if (q <= 0n) return;
+  const sellQuote = toDec(a.quote);
+  const sellFee = toDec(a.fee);
+  const buyQuote = toDec(a.buyQuote);
+  const buyFee = toDec(a.buyFee);
+  // qty × (sell − buy) with sell and buy the exact averages is exactly sellQuote − buyQuote.
+  const exact = sellQuote - buyQuote - buyFee - sellFee;
+  const pnlNet = Number(formatAmount(decToString(exact), PNL_DECIMALS));
+  const trade: ClosedTrade = {
+    lotId: `${s.botId}-c${s.cycle}`,
+    qty: decToNumber(q),
+    buyPrice: decToNumber(decDiv(buyQuote, q)),
+    sellPrice: decToNumber(decDiv(sellQuote, q)),
+    buyTime: s.cycleStart ?? cx.ts,
+    sellTime: cx.ts,
+    buyFee: decToNumber(buyFee),
+    sellFee: decToNumber(sellFee),
+    pnlNet,
+  };
+  cx.cmds.push({ type: 'record_trade', trade });
+  s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
+  s.sales = ZERO_SALES;
+  log(cx, 'info', 'cycle_closed', {
+    cycle: s.cycle,
+    qty: trade.qty,
+    buy_price: trade.buyPrice,
+    sell_price: trade.sellPrice,
+    pnl_net: pnlNet,
+  });
+}
+
+/** The take profit sold the position: one trade, cancel the safety buys, next cycle (or stop later). */
+function closeCycle(cx: Cx): void {
+  const s = cx.s;
+  recordCycleTrade(cx);
+  s.cycles += 1;
+  ownOrders(cx);
+  for (const o of s.orders) {
+    if (o.cancelling || o.market) continue;
+    o.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: o.clientOrderId });
+  }
+  s.cycle += 1;
+  s.cycleOpen = false;
+  s.cycleStart = null;
+  s.entry = null;
+  s.trendLogged = 0;
+  s.filledLevels = [];
+  s.skippedLevels = [];
+  s.safetyFills = 0;
+  s.tpBlocked = false;
+  s.tpRetryAt = null;
+}
+
+/** A position is left on the account: remember it for the server (a VNC). */
+function keepResidual(cx: Cx): void {
+  const s = cx.s;
+  if (!(tradableQty(s) > 0)) return;
+  s.residual = {
+    qty: Number(s.position.qty),
+    cost: decToString(positionCost(s.position)),
+    buyTime: s.cycleStart ?? s.lastTs ?? cx.ts,
+  };
+}
+
+// --- stopping ----------------------------------------------------------------------------------------
+
+function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
+  const s = cx.s;
+  if (s.status !== 'running') return;
+  s.status = 'stopping';
+  s.stopMode = mode;
+  s.stopReason = reason;
+  log(cx, 'info', 'stopping', { mode, reason });
+  ownOrders(cx);
+  for (const o of s.orders) {
+    if (o.cancelling || o.market) continue;
+    o.cancelling = true;
+    cx.cmds.push({ type: 'cancel_order', clientOrderId: o.clientOrderId });
+  }
+}
+
+/** Once every order is answered: close_market sells the position at market, then the bot stops. */
+function continueStop(cx: Cx): void {
+  const s = cx.s;
+  if (s.status !== 'stopping' || s.orders.length > 0) return;
+  const amount = tradableQty(s);
+  if (s.stopMode === 'close_market' && amount > 0 && s.closeAttempts < CLASSIC_MAX_CLOSE_ATTEMPTS) {
+    const price = s.lastPrice ?? s.entry ?? 0;
+    const violation = classicMinViolation(s.config.market, amount, price);
+    if (violation) {
+      s.closeAttempts = CLASSIC_MAX_CLOSE_ATTEMPTS;
+      logBelowMin(cx, 'close', violation, amount, price, { cycle: s.cycle });
+    } else {
+      s.closeAttempts += 1;
+      ownOrders(cx);
+      const ref = newRef(nextId(s), 'close', 'sell', true, price, amount);
+      s.orders.push(ref);
+      cx.places.push({
+        type: 'place_order',
+        clientOrderId: ref.clientOrderId,
+        side: 'sell',
+        orderType: 'market',
+        amount,
+        role: 'close',
+        lotId: `${s.botId}-c${s.cycle}`,
+      });
+      return;
+    }
+  }
+  recordCycleTrade(cx);
+  keepResidual(cx);
+  finishStop(cx, s.stopReason ?? 'user_cancel_only');
+}
+
+function finishStop(cx: Cx, reason: StopReason): void {
+  const s = cx.s;
+  s.status = 'stopped';
+  s.stopReason = reason;
+  cx.cmds.push({ type: 'stopped', reason });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Strategy object, persistence, quiet ticks
+
+/**
+ * Whether `a` and `b` differ only in what a tick may change without being written (last price and time,
+ * the forming candle's high / low / close). Nested values are copied on change, so they are compared by
+ * reference: nothing is allocated.
+ */
+export function samePersistedClassicDca(a: ClassicDcaState, b: ClassicDcaState): boolean {
+  return (
+    a.status === b.status &&
+    a.seq === b.seq &&
+    a.config === b.config &&
+    a.cycle === b.cycle &&
+    a.cycles === b.cycles &&
+    a.cycleOpen === b.cycleOpen &&
+    a.cycleStart === b.cycleStart &&
+    a.entry === b.entry &&
+    a.trendLogged === b.trendLogged &&
+    a.position === b.position &&
+    a.sales === b.sales &&
+    a.orders === b.orders &&
+    a.filledLevels === b.filledLevels &&
+    a.safetyFills === b.safetyFills &&
+    a.skippedLevels === b.skippedLevels &&
+    a.buyRetryAt === b.buyRetryAt &&
+    a.buyBackoffMs === b.buyBackoffMs &&
+    a.tpRetryAt === b.tpRetryAt &&
+    a.tpBlocked === b.tpBlocked &&
+    a.closeAttempts === b.closeAttempts &&
+    a.realizedPnl === b.realizedPnl &&
+    a.stopMode === b.stopMode &&
+    a.stopReason === b.stopReason &&
+    a.residual === b.residual &&
+    a.candles === b.candles &&
+    (a.forming === null ? null : a.forming.t) === (b.forming === null ? null : b.forming.t) &&
+    (a.forming === null ? null : a.forming.o) === (b.forming === null ? null : b.forming.o)
+  );
+}
+
+/**
+ * Prices strictly inside (low, high) and times before `until` at which a tick only records itself
+ * (lastPrice, lastTs, the forming candle's high / low / close). Conservative: null when unsure.
+ */
+export function classicQuietBand(state: ClassicDcaState): QuietBand | null {
+  const s = state;
+  if (s.status === 'stopped')
+    return { low: 0, high: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY };
+  const f = s.forming;
+  if (f === null || s.lastPrice === null) return null;
+  let until = f.t + s.config.candleMs;
+  if (s.status === 'stopping') return { low: 0, high: Number.POSITIVE_INFINITY, until };
+  const c = s.config;
+  const low = c.sl ?? 0;
+  let high = c.tpPlus ?? Number.POSITIVE_INFINITY;
+  const backoff = s.buyRetryAt !== null;
+  if (s.buyRetryAt !== null) until = Math.min(until, s.buyRetryAt);
+  if (!s.cycleOpen) {
+    if (s.orders.length === 0) {
+      if (s.cycles > 0 && !c.r) return null;
+      if (tradableQty(s) > 0) return null;
+      if (!backoff && !c.trendFilter) return null;
+      if (!backoff) {
+        const t = trendCheck(s).state;
+        if (t === 'ok') return null;
+        if (t === 'warming' && (s.trendLogged & 1) === 0) return null;
+        if (t === 'wait' && (s.trendLogged & 2) === 0) return null;
+      }
+    }
+  } else if (s.entry !== null) {
+    for (let k = 1; k <= c.os; k++) {
+      if (safetyAt(s, k) || s.skippedLevels.includes(k)) continue;
+      if (s.filledLevels.includes(k)) {
+        if (c.rOs && !backoff) high = Math.min(high, classicLevelPrice(c, s.entry, k));
+        continue;
+      }
+      if (!backoff) return null;
+    }
+    if (!hasMarketBuy(s)) {
+      const tp = findOrder(s, 'take_profit');
+      const desired = classicTakeProfit(s);
+      if (tp) {
+        if (!tp.cancelling) {
+          const remaining = decToNumber(toDec(tp.amount) - toDec(tp.filled));
+          if (!desired || tp.price !== desired.price || remaining !== desired.amount) return null;
+        }
+      } else if (desired && !s.tpBlocked && !findOrder(s, 'close')) {
+        if (s.tpRetryAt === null) return null;
+        until = Math.min(until, s.tpRetryAt);
+      }
+    }
+  }
+  return low < high && s.lastPrice > 0 ? { low, high, until } : null;
+}
+
+/** Writes a quiet tick in place: what stepClassicDca changes for a tick inside the quiet band. */
+export function noteQuietTickClassicDca(s: ClassicDcaState, price: number, ts: number): void {
+  if (s.status === 'stopped') return;
+  s.lastPrice = price;
+  s.lastTs = ts;
+  const f = s.forming;
+  if (f) {
+    if (price > f.h) f.h = price;
+    if (price < f.l) f.l = price;
+    f.c = price;
+  }
+}
+
+/** The classic DCA bot as a `Strategy` (bots.kind 'classic_dca'). */
+export const classicDca: Strategy<ClassicDcaState, ClassicDcaConfig> = {
+  kind: 'classic_dca',
+  create: (botId, config) => createClassicDca(botId, config),
+  step: stepClassicDca,
+  samePersisted: samePersistedClassicDca,
+  realizedPnl: (s) => s.realizedPnl,
+  quietBand: classicQuietBand,
+  noteQuietTick: noteQuietTickClassicDca,
+};
