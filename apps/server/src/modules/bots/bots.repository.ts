@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
 
@@ -63,12 +63,18 @@ export class BotsRepository {
     return row ?? null;
   }
 
-  /** Active bots of a user, every kind (MAX_BOTS_PER_USER). */
-  async countActive(userId: string): Promise<number> {
+  /** Active bots of a user, every kind but `except` (MAX_BOTS_PER_USER). */
+  async countActive(userId: string, except: string[] = []): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })
       .from(bots)
-      .where(and(eq(bots.userId, userId), eq(bots.status, 'active')));
+      .where(
+        and(
+          eq(bots.userId, userId),
+          eq(bots.status, 'active'),
+          except.length ? notInArray(bots.kind, except) : undefined,
+        ),
+      );
     return row?.n ?? 0;
   }
 

@@ -11,6 +11,7 @@ import {
   type BotEventView,
   type BotProblem,
 } from '@bytx/contract';
+import type { StopMode } from '@bytx/engine';
 import { AuthenticationError, VenueError } from '@bytx/venues';
 import type { AppContext, MarketHub, VenueRegistry } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
@@ -30,6 +31,8 @@ export interface KindFigures {
   needsPrice: boolean;
   /** PnL in quote (realized, plus unrealized where the kind holds a position) and time in trade in seconds. */
   figures(row: BotRow, state: unknown, price: number | null, now: number): { pnl: number; ttr: number };
+  /** Not a bot the user started but what one left behind (a VNC): not counted by MAX_BOTS_PER_USER. */
+  leftover?: boolean;
   /** The bot's pending orders (the dialog and the global page); the Grid Bot DCA lists its open lots. */
   pending?(row: BotRow, state: unknown): PendingOrderView[];
 }
@@ -47,6 +50,34 @@ export class BotsService {
     private readonly repo: BotsRepository,
     private readonly runner: BotRunner,
   ) {}
+
+  /**
+   * Stops a bot with `mode` and waits until its strategy reports it stopped (≤ 20 s, else 504). A bot
+   * whose connection was removed just ends (nothing can be cancelled); a delisted pair cannot be sold.
+   */
+  async stop(row: BotRow, mode: StopMode): Promise<void> {
+    if (!(await this.venues.connectionKind(row.userId, row.exchange))) {
+      await this.repo.write({
+        botId: row.id,
+        status: 'stopped',
+        stopReason: 'exchange_disconnected',
+        stoppedAt: new Date(),
+        events: [
+          { botId: row.id, level: 'warn', code: 'stopped', params: { reason: 'exchange_disconnected' } },
+        ],
+      });
+      return;
+    }
+    if (row.problem === 'pair_delisted' && mode === 'close_market') {
+      throw badRequest(DCA_MESSAGES.delistedStopKeepsAssets);
+    }
+    if (!(await this.runner.stopBot(row.id, mode))) {
+      throw new HttpError(
+        504,
+        'The bot is still stopping: orders are being cancelled. Check again in a moment.',
+      );
+    }
+  }
 
   /**
    * The start checks every kind shares, in the spec's order with its messages (part 2 §5): TP and
@@ -121,7 +152,7 @@ export class BotsService {
       throw conflict(fillMessage(alreadyActive, { exchange, symbol }));
     }
     const max = this.ctx.config.MAX_BOTS_PER_USER;
-    if ((await this.repo.countActive(userId)) >= max) {
+    if ((await this.repo.countActive(userId, this.leftoverKinds())) >= max) {
       throw conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max }));
     }
     return { tp, sep, exchange, connection, symbol, market, amount, os, apartado, price };
@@ -189,6 +220,10 @@ export class BotsService {
         pnl: Number(r.pnl),
       };
     });
+  }
+
+  private leftoverKinds(): string[] {
+    return [...this.kinds].filter(([, k]) => k.leftover).map(([kind]) => kind);
   }
 
   get market(): MarketHub {

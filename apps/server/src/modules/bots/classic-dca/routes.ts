@@ -32,6 +32,7 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
   });
   bots.kinds.set(CLASSIC_VNC, {
     needsPrice: false,
+    leftover: true,
     figures: (row, state, _price, now) => ({
       pnl: Number((state as VncState).realizedPnl) || 0,
       ttr: Math.round((now - row.startedAt.getTime()) / 1000),

@@ -189,30 +189,10 @@ export class DcaService {
   }
   async stop(userId: string, exchange: string, symbol: string, mode: StopMode) {
     const row = await this.activeBot(userId, exchange, symbol);
-    if (!(await this.venues.connectionKind(userId, row.exchange))) {
-      // The connection was removed: nothing can be cancelled on the exchange; the bot just ends.
-      await this.repo.write({
-        botId: row.id,
-        status: 'stopped',
-        stopReason: 'exchange_disconnected',
-        stoppedAt: new Date(),
-        events: [
-          { botId: row.id, level: 'warn', code: 'stopped', params: { reason: 'exchange_disconnected' } },
-        ],
-      });
-      return { success: true, message: DCA_MESSAGES.botStopped };
-    }
-    if (row.problem === 'pair_delisted' && mode === 'close_market') {
-      throw badRequest(DCA_MESSAGES.delistedStopKeepsAssets);
-    }
-    const ok = await this.runner.stopBot(row.id, mode);
-    if (!ok)
-      throw new HttpError(
-        504,
-        'The bot is still stopping: orders are being cancelled. Check again in a moment.',
-      );
+    await this.bots.stop(row, mode);
     return { success: true, message: DCA_MESSAGES.botStopped };
   }
+
   async updateSlTp(
     userId: string,
     exchange: string,

@@ -30,10 +30,8 @@ export class BotVenues {
 
   constructor(private readonly bot: VenueOwner) {}
 
-  /** The bot's own venue as last used (null before attach). Read on every tick: no allocation. */
-  get primary(): Venue | null {
-    return this.open.get(this.bot.row.exchange)?.venue ?? null;
-  }
+  /** The bot's own venue as last used (null before attach). A field: it is read on every tick. */
+  primary: Venue | null = null;
 
   /** Whether a venue the bot uses was closed under it (it must reconcile with the new one). */
   get anyClosed(): boolean {
@@ -51,6 +49,7 @@ export class BotVenues {
             this.bot.onOrderUpdate(order, exchange, venue);
         });
     this.open.set(exchange, { venue, unsub });
+    if (exchange === this.bot.row.exchange) this.primary = venue;
   }
 
   /** Loads the venue of `exchange` from the registry (attach). */
@@ -73,6 +72,7 @@ export class BotVenues {
     } catch (err) {
       held?.unsub();
       this.open.delete(exchange);
+      if (exchange === this.bot.row.exchange) this.primary = null;
       if (!this.bot.stopped) {
         await this.bot.halt(
           'stopped',

@@ -13,7 +13,10 @@ import type { AnyState, KindRegistry, MarketKey, RunnerDeps } from './types';
 export class BotRunner implements HandleHost {
   private readonly bots = new Map<string, BotHandle>();
   /** One market subscription per (exchange, symbol), fanned out to the bots following it. */
-  private readonly markets = new Map<string, { bots: Set<BotHandle>; unsubscribe: () => void }>();
+  private readonly markets = new Map<
+    string,
+    { own: Set<BotHandle>; others: Set<BotHandle>; unsubscribe: () => void }
+  >();
   private readonly attaching = new Map<string, Promise<BotHandle>>();
   private readonly kinds: KindRegistry;
   private readonly forwarder: ActionForwarder;
@@ -121,32 +124,46 @@ export class BotRunner implements HandleHost {
     const key = `${m.exchange}|${m.symbol}`;
     let market = this.markets.get(key);
     if (!market) {
-      const bots = new Set<BotHandle>();
+      // Bots whose own market this is, and bots that follow it besides their own (arbitrage): two
+      // sets, so the tick loop compares nothing per bot.
+      const own = new Set<BotHandle>();
+      const others = new Set<BotHandle>();
       const unsubscribe = this.deps.market().subscribe(m.exchange, m.symbol, (t) => {
         const at = performance.now();
-        for (const b of bots) {
+        for (const b of own) {
           // One bot's failure (a strategy bug) must not keep the tick from the bots after it.
           try {
-            if (b.row.exchange === m.exchange && b.row.symbol === m.symbol) b.onPairTick(t.last, at);
-            else b.onOtherTick(t.last, m, at);
+            b.onPairTick(t.last, at);
           } catch (err) {
-            this.deps.log.error({ err, botId: b.id }, 'tick failed');
-            b.failTick(err);
+            this.tickFailed(b, err);
+          }
+        }
+        for (const b of others) {
+          try {
+            b.onOtherTick(t.last, m, at);
+          } catch (err) {
+            this.tickFailed(b, err);
           }
         }
       });
-      market = { bots, unsubscribe };
+      market = { own, others, unsubscribe };
       this.markets.set(key, market);
     }
     const entry = market;
-    entry.bots.add(h);
+    const set = h.row.exchange === m.exchange && h.row.symbol === m.symbol ? entry.own : entry.others;
+    set.add(h);
     return () => {
-      entry.bots.delete(h);
-      if (entry.bots.size === 0 && this.markets.get(key) === entry) {
+      set.delete(h);
+      if (entry.own.size + entry.others.size === 0 && this.markets.get(key) === entry) {
         this.markets.delete(key);
         entry.unsubscribe();
       }
     };
+  }
+
+  private tickFailed(b: BotHandle, err: unknown): void {
+    this.deps.log.error({ err, botId: b.id }, 'tick failed');
+    b.failTick(err);
   }
 
   /** Kept for callers that join a bot's own pair. */

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { StepResult, Strategy, StrategyCommand, StrategyEvent } from '@bytx/engine';
+import {
+  MarketSimulator,
+  MemoryPaperStore,
+  PaperVenue,
+  SimulatedMarketData,
+  type Ticker,
+  type Venue,
+} from '@bytx/venues';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarketHub, VenueRegistry } from '../src/context';
+import { openDatabase, type Database } from '../src/db/client';
+import { users } from '../src/db/schema/index';
+import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { botKinds } from '../src/modules/bots/kinds';
+import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
+import { until } from './bots.helpers';
+
+const OWN = { exchange: 'binance', symbol: 'BTC/USDT' };
+const OTHER = { exchange: 'bybit', symbol: 'BTC/USDT' };
+
+/**
+ * A kind the runner has never heard of, registered only here: it follows a second market (as
+ * arbitrage will) and sends its order there, and takes a kind-specific action. It proves that a kind
+ * plugs into the runner without the runner knowing it, with the runner's guarantees on the other
+ * exchange too (journal with the exchange, reconcile on that venue, unknown orders swept there).
+ */
+interface TwoMarketState {
+  botId: string;
+  seq: number;
+  /** Every tick seen, as exchange|symbol|price. */
+  ticks: string[];
+  order: string | null;
+  settled: string[];
+  notes: string[];
+  stopped: boolean;
+}
+
+const twoMarkets: Strategy<TwoMarketState, null> = {
+  kind: 'two_markets_test',
+  create: (botId) => ({ botId, seq: 1, ticks: [], order: null, settled: [], notes: [], stopped: false }),
+  step(state, event: StrategyEvent): StepResult<TwoMarketState> {
+    const s = { ...state, ticks: [...state.ticks], settled: [...state.settled], notes: [...state.notes] };
+    const commands: StrategyCommand[] = [];
+    switch (event.type) {
+      case 'tick': {
+        const ex = event.exchange ?? OWN.exchange;
+        s.ticks.push(`${ex}|${event.symbol ?? OWN.symbol}|${event.price}`);
+        if (ex === OTHER.exchange && s.order === null) {
+          s.order = `${s.botId}-${s.seq++}`;
+          // A buy resting far below the price, on the OTHER exchange.
+          commands.push({
+            type: 'place_order',
+            clientOrderId: s.order,
+            side: 'buy',
+            orderType: 'limit',
+            price: Math.floor(event.price * 0.5),
+            amount: 0.001,
+            role: 'entry',
+            exchange: OTHER.exchange,
+            symbol: OTHER.symbol,
+          });
+        }
+        break;
+      }
+      case 'order_cancelled':
+      case 'order_filled':
+        s.settled.push(`${event.type}:${event.clientOrderId}`);
+        break;
+      case 'action':
+        s.notes.push(`${event.name}:${JSON.stringify(event.params)}`);
+        break;
+      case 'stop':
+        s.stopped = true;
+        commands.push({ type: 'stopped', reason: 'user_cancel_only' });
+        break;
+      case 'order_partially_filled':
+      case 'order_rejected':
+      case 'relocate':
+      case 'set_ra':
+      case 'set_sl':
+      case 'set_tp_plus':
+        break;
+    }
+    return { state: s, commands };
+  },
+  samePersisted: (a, b) => a.seq === b.seq && a.ticks.length === b.ticks.length,
+  realizedPnl: () => '0',
+  extraMarkets: () => [OTHER],
+};
+
+describe('the runner runs any registered kind, across two markets', () => {
+  let database: Database;
+  let repo: BotsRepository;
+  let sim: MarketSimulator;
+  let venues: Record<string, PaperVenue>;
+  let userId: string;
+  const runners: BotRunner[] = [];
+
+  const hub = (): MarketHub => {
+    const feeds = new Map(
+      [OWN.exchange, OTHER.exchange].map((ex) => [ex, new SimulatedMarketData(sim, ex)] as const),
+    );
+    return {
+      subscribe: (e: string, s: string, l: (t: Ticker) => void) =>
+        feeds
+          .get(e)!
+          .subscribe(s, (price, ts) =>
+            l({ symbol: s, last: price, bid: null, ask: null, percentage: null, timestamp: ts }),
+          ),
+      ticker: async (e: string, s: string) => sim.ticker(e, s),
+      market: async (e: string, s: string) => sim.market(e, s),
+    } as unknown as MarketHub;
+  };
+  const newRunner = () => {
+    const registry: VenueRegistry = {
+      forUser: async (_u: string, ex: string) => venues[ex] as Venue,
+      connectionKind: async () => 'paper',
+    };
+    const r = new BotRunner({
+      store: repo,
+      market: hub,
+      venues: () => registry,
+      log: pino({ level: 'silent' }),
+      runnerId: `k-${runners.length}`,
+      kinds: new Map([...botKinds, [twoMarkets.kind, twoMarkets]]),
+      takeAllLeases: true,
+      autoRun: true,
+      retryBaseMs: 5,
+      heartbeatMs: 3_600_000,
+    });
+    runners.push(r);
+    return r;
+  };
+  const state = async (id: string) => (await repo.byId(id))!.state as TwoMarketState;
+
+  beforeEach(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+    repo = new BotsRepository(database.db);
+    const [u] = await database.db
+      .insert(users)
+      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
+      .returning();
+    userId = u!.id;
+    sim = new MarketSimulator({ seed: 5 });
+    sim.setPrice(OWN.exchange, OWN.symbol, 100_000);
+    sim.setPrice(OTHER.exchange, OTHER.symbol, 100_400);
+    venues = Object.fromEntries(
+      [OWN.exchange, OTHER.exchange].map((ex) => [
+        ex,
+        new PaperVenue({
+          accountId: `acct-${ex}`,
+          feed: new SimulatedMarketData(sim, ex),
+          store: new MemoryPaperStore(),
+        }),
+      ]),
+    );
+  });
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.close();
+    await database.close();
+  });
+
+  it('feeds both markets with their names, sends the order to the other exchange and reconciles it there', async () => {
+    const id = randomUUID();
+    const botId = strategyIdOf(id);
+    await repo.insertBot({
+      id,
+      userId,
+      kind: twoMarkets.kind,
+      exchange: OWN.exchange,
+      symbol: OWN.symbol,
+      config: {},
+      state: twoMarkets.create(botId, null),
+      status: 'active',
+    });
+    const first = newRunner();
+    await first.start();
+    sim.setPrice(OTHER.exchange, OTHER.symbol, 100_500);
+    sim.setPrice(OWN.exchange, OWN.symbol, 100_100);
+    const s1 = await until(async () => {
+      const s = await state(id);
+      return s.order && s.ticks.some((t) => t.startsWith('binance|')) ? s : null;
+    });
+    expect(s1.ticks.some((t) => t.startsWith('bybit|BTC/USDT|'))).toBe(true);
+    // The order went to bybit, journaled with its exchange; binance has none of it.
+    const placed = await until(async () => {
+      const o = await venues.bybit!.fetchOrderByClientId(s1.order!, OTHER.symbol);
+      return o?.status === 'open' ? o : null;
+    });
+    expect(placed.price).toBe(50_250);
+    expect(await venues.binance!.fetchOrderByClientId(s1.order!, OWN.symbol)).toBeNull();
+    const [row] = await repo.liveOrders(id);
+    expect(row).toMatchObject({
+      clientOrderId: s1.order,
+      exchange: 'bybit',
+      symbol: OTHER.symbol,
+      status: 'open',
+    });
+
+    // A kind-specific action reaches the strategy through the same queue.
+    await first.act(id, { type: 'action', name: 'note', params: { x: 1 }, ts: Date.now() });
+    expect((await state(id)).notes).toEqual(['note:{"x":1}']);
+
+    // The process dies. Meanwhile the order is cancelled on bybit, and a stranger order with the bot's
+    // prefix appears there: the next process must settle the first and sweep the second, on bybit.
+    first.abandon();
+    await venues.bybit!.cancelOrder(placed.id, OTHER.symbol);
+    const stranger = await venues.bybit!.createOrder({
+      symbol: OTHER.symbol,
+      side: 'buy',
+      type: 'limit',
+      price: 40_000,
+      amount: 0.001,
+      clientOrderId: `${botId}-999`,
+    });
+    const second = newRunner();
+    await second.start();
+    await until(async () => ((await state(id)).settled.length === 1 ? true : null));
+    expect((await state(id)).settled).toEqual([`order_cancelled:${s1.order}`]);
+    expect(await repo.liveOrders(id)).toEqual([]);
+    expect((await venues.bybit!.fetchOrderByClientId(stranger.clientOrderId!, OTHER.symbol))?.status).toBe(
+      'canceled',
+    );
+    const codes = (await repo.events(id, 50)).map((e) => e.code);
+    expect(codes).toContain('reconcile_unknown_order');
+
+    // Stop: common to every kind.
+    expect(await second.stopBot(id, 'cancel_only', 5_000)).toBe(true);
+    expect((await repo.byId(id))!.status).toBe('stopped');
+  });
+
+  it('refuses to run a bot of a kind it does not know, and runs the others', async () => {
+    const id = randomUUID();
+    await repo.insertBot({
+      id,
+      userId,
+      kind: 'no_such_kind',
+      exchange: OWN.exchange,
+      symbol: OWN.symbol,
+      config: {},
+      state: { botId: strategyIdOf(id) },
+      status: 'active',
+    });
+    const r = newRunner();
+    await expect(r.get(id)).rejects.toThrow(/unknown kind: no_such_kind/);
+    expect(r.has(id)).toBe(false);
+  });
+});
