@@ -92,6 +92,25 @@ export class BotsRepository {
       .orderBy(status === 'active' ? asc(bots.startedAt) : desc(bots.stoppedAt));
   }
 
+  /**
+   * Closed bots of `kind` whose state kept a position (`state.residual`) not yet handed over
+   * (`config.vnc_handed`): the classic DCA's VNC handover. Filtered in SQL: it runs on every list poll.
+   */
+  async closedWithResidual(userId: string, kind: string): Promise<BotRow[]> {
+    return this.db
+      .select()
+      .from(bots)
+      .where(
+        and(
+          eq(bots.userId, userId),
+          eq(bots.kind, kind),
+          inArray(bots.status, ['stopped', 'error']),
+          sql`jsonb_typeof(${bots.state} -> 'residual') = 'object'`,
+          sql`coalesce((${bots.config} ->> 'vnc_handed')::boolean, false) = false`,
+        ),
+      );
+  }
+
   /** Active bots with this problem (optionally on one pair): the ones to try again. */
   async withProblem(
     problem: NonNullable<BotRow['problem']>,

@@ -270,7 +270,7 @@ export class ClassicDcaService {
    * nothing.
    */
   async handOverResiduals(userId: string): Promise<void> {
-    const stopped = await this.repo.listByUser(userId, 'closed', CLASSIC_DCA);
+    const stopped = await this.repo.closedWithResidual(userId, CLASSIC_DCA);
     for (const r of stopped) {
       const cfg = r.config as ClassicConfigJson;
       const residual = (r.state as ClassicDcaState).residual;
