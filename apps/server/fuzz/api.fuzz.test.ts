@@ -160,6 +160,7 @@ const LEAK =
 /** The calls a dashboard polls: after every hostile write of the user they must still answer 2xx. */
 const QUICK_CALLS: [string, string, Json?][] = [
   ['GET', '/api/bots_activos_dca'],
+  ['GET', '/api/bots_activos'],
   ['POST', '/api/reanudar_bots_activos', {}],
   ['POST', '/api/pnls_actuales', {}],
 ];

@@ -148,4 +148,8 @@ export const DASHBOARD_CALLS: readonly [string, string, Record<string, never>?][
   ['POST', '/api/precios_actuales', {}],
   ['POST', '/api/pnls_actuales', {}],
   ['GET', '/api/dca/pending_orders'],
+  ['GET', '/api/bots_activos'],
+  ['GET', '/api/historial?kind=classic_dca'],
+  ['POST', '/api/vncs_actuales', {}],
+  ['POST', '/api/dcas_actuales', {}],
 ];
