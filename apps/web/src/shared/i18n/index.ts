@@ -7,11 +7,12 @@ export type Language = (typeof LANGUAGES)[number];
 
 /**
  * Every feature owns `i18n/en.json` and `i18n/es.json`; they are merged under the feature's folder
- * name, so `t('forum.title')` reads `features/forum/i18n/<lng>.json` -> `title`. The shell's own
- * catalogs live in `app/i18n/` under `shell`, shared words under `shared/i18n/` as `common`.
+ * name, so `t('forum.title')` reads `features/forum/i18n/<lng>.json` -> `title`. A shared module may
+ * own them the same way (`shared/bots/i18n/` as `bots`). The shell's own catalogs live in
+ * `app/i18n/` under `shell`, shared words under `shared/i18n/` as `common`.
  */
 const catalogs = import.meta.glob<Record<string, unknown>>(
-  ['../../features/*/i18n/*.json', '../../app/i18n/*.json', './*.json'],
+  ['../../features/*/i18n/*.json', '../*/i18n/*.json', '../../app/i18n/*.json', './*.json'],
   { eager: true, import: 'default' },
 );
 
@@ -21,10 +22,13 @@ export const resources: Record<Language, { translation: Tree }> = {
   es: { translation: {} },
 };
 for (const [file, messages] of Object.entries(catalogs)) {
-  const m = /(?:features\/([^/]+)\/i18n|app\/(i18n)|\.)\/(en|es)\.json$/.exec(file);
+  const m =
+    /^(?:\.\.\/\.\.\/features\/([^/]+)\/i18n|\.\.\/([^/]+)\/i18n|\.\.\/\.\.\/app\/(i18n)|\.)\/(en|es)\.json$/.exec(
+      file,
+    );
   if (!m) continue;
-  const area = m[1] ?? (m[2] ? 'shell' : 'common');
-  resources[m[3] as Language].translation[area] = messages;
+  const area = m[1] ?? m[2] ?? (m[3] ? 'shell' : 'common');
+  resources[m[4] as Language].translation[area] = messages;
 }
 
 export function storedLanguage(): Language {

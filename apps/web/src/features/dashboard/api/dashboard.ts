@@ -2,36 +2,21 @@ import type {
   BotEventView,
   CandlesResponse,
   ClassicBotView,
-  DcaTradeView,
   PendingOrderView,
   VncView,
 } from '@bytx/contract';
 import { api } from '../../../shared/api/client';
+import { botsApi, type ClosedBotRow, type StartInputBase, type StopMode } from '../../../shared/bots/api';
 
-export type StopMode = 'close_market' | 'cancel_only';
+export { commaToDot, pageWindow } from '../../../shared/bots/format';
+export type { MinCostAnswer, StopMode } from '../../../shared/bots/api';
 
-export interface StartClassicInput {
-  symbol: string;
-  amount: string;
-  tp: string;
-  separacion: string;
-  os: string;
-  exchange: string;
-  user_id: string;
+export interface StartClassicInput extends StartInputBase {
   r: boolean;
   r_os: boolean;
-  apartado: string;
   trend_filter: boolean;
   smart_averaging: boolean;
   tp_vnc: number;
-}
-
-export interface MinCostAnswer {
-  success: boolean;
-  min_cost: number;
-  min_amount: number;
-  price: number;
-  error?: string;
 }
 
 export interface BotRef {
@@ -45,45 +30,23 @@ export interface PnlEntry extends BotRef {
   ttr: number;
 }
 
-export interface ClosedClassicBot {
-  id?: string;
-  exchange: string;
-  symbol: string;
-  amount: number;
-  tp: number;
-  os: number;
+export interface ClosedClassicBot extends ClosedBotRow {
   r?: boolean;
   r_os?: boolean;
-  datetime_inicio: string | null;
-  datetime_cierre: string | null;
-  pnl: number;
 }
 
 export type BotUpdate =
   { sl: number | null } | { tp_plus: number | null } | { r: boolean } | { r_os: boolean };
 
-/** The calls of the classic DCA dashboard (spec part 2 §7, spot-bot screen). */
+/** The calls of the classic DCA dashboard (spec part 2 §7, spot-bot screen); the shared ones from `botsApi`. */
 export const dashboardApi = {
+  ...botsApi,
   activeBots: (user_id: string) =>
     api<{ success: boolean; bots: ClassicBotView[] }>('/api/bots_activos', { query: { user_id } }),
   closedBots: () =>
     api<{ success: boolean; historial: ClosedClassicBot[] }>('/api/historial', {
       query: { kind: 'classic_dca' },
     }),
-  connections: (user_id: string) =>
-    api<{ conexiones: Record<string, boolean> }>('/api/estado_conexion', { body: { user_id } }),
-  pairs: async (exchange: string): Promise<string[]> => {
-    const res = await api<unknown>('/api/market/pairs', { query: { exchange } });
-    const list = Array.isArray(res) ? res : ((res as { pairs?: unknown[] }).pairs ?? []);
-    return list
-      .map((p) => (typeof p === 'string' ? p : ((p as { symbol?: string }).symbol ?? '')))
-      .filter((s) => s.length > 0);
-  },
-  minCost: (user_id: string, exchange: string, symbol: string) =>
-    api<MinCostAnswer>('/api/min_cost', { body: { user_id, exchange, symbol } }),
-  saveApartado: (user_id: string, apartado: string) =>
-    api<{ success: boolean }>('/api/apartado_usuario', { body: { user_id, apartado } }),
-  apartado: () => api<{ success: boolean; apartado: string }>('/api/apartado_usuario'),
   start: (input: StartClassicInput) =>
     api<{ success: boolean; message: string; bot?: ClassicBotView; error?: string }>('/api/start_bot', {
       body: input,
@@ -117,19 +80,10 @@ export const dashboardApi = {
     api<{ success: boolean; pnls: PnlEntry[]; total_pnl: number }>('/api/pnls_actuales', {
       body: { bots, user_id },
     }),
-  prices: (user_id: string) =>
-    api<{ exchange: string; symbol: string; price: number }[]>('/api/precios_actuales', {
-      body: { user_id },
-    }),
   candles: (exchange: string, symbol: string) =>
     api<CandlesResponse>('/api/market/candles', {
       query: { exchange, symbol, timeframe: '1m', limit: 60 },
     }),
-  history: (bot_id: string, page: number) =>
-    api<{ success: boolean; historial: DcaTradeView[]; total_pnl: number; pages: number }>(
-      '/api/dca/history',
-      { query: { bot_id, page, per_page: 25 } },
-    ),
   pendingOrders: async (user_id: string, bot_id: string, page: number) => {
     const r = await api<{
       success: boolean;
@@ -145,17 +99,6 @@ export const dashboardApi = {
       query: { user_id, limit: 50 },
     }),
 };
-
-/** Decimal commas become dots (spec part 2 §5). */
-export const commaToDot = (v: string) => v.replace(/,/g, '.');
-
-/** Up to `max` page numbers around the current page (spec: at most 7 page buttons). */
-export function pageWindow(page: number, pages: number, max = 7): number[] {
-  const n = Math.min(max, pages);
-  let start = Math.max(1, page - Math.floor(n / 2));
-  start = Math.min(start, Math.max(1, pages - n + 1));
-  return Array.from({ length: n }, (_, i) => start + i);
-}
 
 /** Seconds in trade as `1h 2m 3s` (hours and minutes only when non-zero). */
 export function formatTtr(seconds: number): string {

@@ -1,12 +1,9 @@
 import {
-  Alert,
   Box,
   Button,
-  Card,
   Group,
   NativeSelect,
   SimpleGrid,
-  Stack,
   Switch,
   Text,
   TextInput,
@@ -15,19 +12,12 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TP_VNC_OPTIONS, type ClassicBotView } from '@bytx/contract';
+import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import { fmt } from '../../../shared/bots/format';
+import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { formatTtr } from '../api/dashboard';
 import { BotChart } from './BotChart';
-import { fmt } from './dialogs';
-
-/** Local edit state of a bot's SL and TP+ (spec: 30 s countdown, resent every 5 s after it ends). */
-export interface SlTpEdit {
-  sl: string;
-  tpPlus: string;
-  slEditedAt: number | null;
-  tpEditedAt: number | null;
-}
-
-export const EDIT_WINDOW_MS = 30_000;
+import { DASH_SCREEN } from './screen';
 
 /** The per-bot figures polled apart from the bot list (spec §9: every 10 s). */
 export interface BotFigures {
@@ -40,9 +30,6 @@ export interface BotFigures {
 
 /** What the add-funds call answered: shown under the input ('Compra enviada' for 2 s). */
 export type FundsResult = { ok: true; message: string } | { ok: false; message: string };
-
-const remaining = (editedAt: number | null, now: number) =>
-  editedAt === null ? 0 : Math.max(0, Math.ceil((EDIT_WINDOW_MS - (now - editedAt)) / 1000));
 
 const dotColor = (bot: ClassicBotView) =>
   bot.status === 'error'
@@ -79,7 +66,7 @@ export function BotRow({
   tpVnc: number;
   optimistic?: boolean;
   paused: boolean;
-  onEdit: (field: 'sl' | 'tpPlus', value: string) => void;
+  onEdit: (field: SlTpField, value: string) => void;
   onFlag: (field: 'r' | 'r_os', value: boolean) => void;
   onTpVnc: (value: number) => void;
   onAddFunds: (amount: string) => Promise<FundsResult>;
@@ -88,10 +75,7 @@ export function BotRow({
   onEvents: () => void;
   onStop: () => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const reason = bot.reason ? (i18n.language.startsWith('es') ? bot.reason.es : bot.reason.en) : null;
-  const slLeft = remaining(edit.slEditedAt, now);
-  const tpLeft = remaining(edit.tpEditedAt, now);
+  const { t } = useTranslation();
   const [funds, setFunds] = useState('');
   const [fundsBusy, setFundsBusy] = useState(false);
   const [fundsResult, setFundsResult] = useState<FundsResult | null>(null);
@@ -117,189 +101,128 @@ export function BotRow({
   };
 
   return (
-    <Card
-      withBorder
-      padding="sm"
-      data-testid="dash-bot-row"
-      data-symbol={bot.symbol}
-      opacity={optimistic ? 0.6 : 1}
+    <BotRowCard
+      screen={DASH_SCREEN}
+      bot={bot}
+      optimistic={optimistic}
+      entry={figures.dca === null ? '—' : figures.dca.toFixed(4)}
+      dot={
+        <Tooltip label={statusLabel}>
+          <Box
+            data-testid="dash-status-dot"
+            data-status={bot.status}
+            aria-label={statusLabel}
+            role="status"
+            w={12}
+            h={12}
+            style={{ borderRadius: '50%', background: dotColor(bot), flex: 'none' }}
+          />
+        </Tooltip>
+      }
     >
-      <Stack gap={6}>
-        <Group gap="xs" wrap="nowrap">
-          <Tooltip label={statusLabel}>
-            <Box
-              data-testid="dash-status-dot"
-              data-status={bot.status}
-              aria-label={statusLabel}
-              role="status"
-              w={12}
-              h={12}
-              style={{ borderRadius: '50%', background: dotColor(bot), flex: 'none' }}
-            />
-          </Tooltip>
-          <Text size="sm" fw={600} data-testid="dash-bot-summary">
-            {t('dashboard.bots.summary', {
-              exchange: bot.exchange,
-              symbol: bot.symbol,
-              tp: bot.tp_pct ?? 1,
-              amount: bot.monto ?? 20,
-              os: bot.os,
-              sep: bot.sep_pct,
-              price: figures.dca === null ? '—' : figures.dca.toFixed(4),
-            })}
-          </Text>
-        </Group>
-        {reason && (
-          <Alert
-            color="orange"
-            variant="light"
-            p="xs"
-            data-testid="dash-bot-problem"
-            data-problem={bot.problem ?? ''}
+      <SimpleGrid cols={4} spacing={4}>
+        <Text size="xs">
+          {t('dashboard.bots.dca')}:{' '}
+          <span data-testid="dash-bot-dca" data-value={figures.dca ?? ''}>
+            {figures.dca === null ? '—' : fmt(figures.dca, 4)}
+          </span>
+        </Text>
+        <Text size="xs">
+          {t('bots.row.pnl')}:{' '}
+          <Text
+            span
+            size="xs"
+            c={figures.pnl >= 0 ? 'green' : 'red'}
+            data-testid="dash-bot-pnl"
+            data-value={figures.pnl}
           >
-            <Text size="xs">{reason}</Text>
-          </Alert>
-        )}
-        <SimpleGrid cols={4} spacing={4}>
-          <Text size="xs">
-            {t('dashboard.bots.dca')}:{' '}
-            <span data-testid="dash-bot-dca" data-value={figures.dca ?? ''}>
-              {figures.dca === null ? '—' : fmt(figures.dca, 4)}
-            </span>
+            {figures.pnl.toFixed(4)} USDT
           </Text>
-          <Text size="xs">
-            {t('dashboard.bots.pnl')}:{' '}
-            <Text
-              span
-              size="xs"
-              c={figures.pnl >= 0 ? 'green' : 'red'}
-              data-testid="dash-bot-pnl"
-              data-value={figures.pnl}
-            >
-              {figures.pnl.toFixed(4)} USDT
-            </Text>
-          </Text>
-          <Text size="xs">
-            {t('dashboard.bots.ttr')}: <span data-testid="dash-bot-ttr">{formatTtr(figures.ttr)}</span>
-          </Text>
-          <Text size="xs">
-            {t('dashboard.bots.vnc')}: <span data-testid="dash-bot-vnc">{fmt(figures.qty)}</span>
-          </Text>
-        </SimpleGrid>
-        <BotChart
-          exchange={bot.exchange}
-          symbol={bot.symbol}
-          dca={figures.dca}
-          tpPrice={bot.tp_price}
-          nextSafety={bot.next_safety}
-          price={figures.price}
-          paused={paused || !!optimistic}
+        </Text>
+        <Text size="xs">
+          {t('dashboard.bots.ttr')}: <span data-testid="dash-bot-ttr">{formatTtr(figures.ttr)}</span>
+        </Text>
+        <Text size="xs">
+          {t('dashboard.bots.vnc')}: <span data-testid="dash-bot-vnc">{fmt(figures.qty)}</span>
+        </Text>
+      </SimpleGrid>
+      <BotChart
+        exchange={bot.exchange}
+        symbol={bot.symbol}
+        dca={figures.dca}
+        tpPrice={bot.tp_price}
+        nextSafety={bot.next_safety}
+        price={figures.price}
+        paused={paused || !!optimistic}
+      />
+      <Group gap="xs" align="flex-end">
+        <Switch
+          label={t('dashboard.bots.r')}
+          checked={r}
+          disabled={optimistic}
+          onChange={(e) => onFlag('r', e.currentTarget.checked)}
+          data-testid="dash-r-switch"
         />
-        <Group gap="xs" align="flex-end">
-          <Switch
-            label={t('dashboard.bots.r')}
-            checked={r}
-            disabled={optimistic}
-            onChange={(e) => onFlag('r', e.currentTarget.checked)}
-            data-testid="dash-r-switch"
-          />
-          <Switch
-            label={t('dashboard.bots.rOs')}
-            checked={rOs}
-            disabled={optimistic}
-            onChange={(e) => onFlag('r_os', e.currentTarget.checked)}
-            data-testid="dash-ros-switch"
-          />
-          <TextInput
+        <Switch
+          label={t('dashboard.bots.rOs')}
+          checked={rOs}
+          disabled={optimistic}
+          onChange={(e) => onFlag('r_os', e.currentTarget.checked)}
+          data-testid="dash-ros-switch"
+        />
+        <SlTpInputs screen={DASH_SCREEN} edit={edit} now={now} disabled={optimistic} onEdit={onEdit} />
+        <NativeSelect
+          size="xs"
+          w={100}
+          label={t('dashboard.bots.tpVnc')}
+          value={String(tpVnc)}
+          disabled={optimistic}
+          onChange={(e) => onTpVnc(Number(e.currentTarget.value))}
+          data={TP_VNC_OPTIONS.map((v) => ({ value: String(v), label: `${v} %` }))}
+          data-testid="dash-tpvnc-select"
+        />
+      </Group>
+      <Group gap="xs" align="flex-end">
+        <TextInput
+          size="xs"
+          w={120}
+          label={t('dashboard.bots.fundsAmount')}
+          value={funds}
+          disabled={optimistic}
+          onChange={(e) => setFunds(e.currentTarget.value.replace(/,/g, '.'))}
+          data-testid="dash-funds-input"
+        />
+        <Button
+          size="xs"
+          variant="light"
+          color="teal"
+          loading={fundsBusy}
+          disabled={optimistic}
+          onClick={() => void addFunds()}
+          data-testid="dash-funds-btn"
+        >
+          {t('dashboard.bots.funds')}
+        </Button>
+        {fundsResult && (
+          <Text
             size="xs"
-            w={110}
-            label={t('dashboard.bots.sl')}
-            value={edit.sl}
-            disabled={optimistic}
-            onChange={(e) => onEdit('sl', e.currentTarget.value)}
-            rightSection={
-              slLeft > 0 ? <Text size="xs">{t('dashboard.bots.countdown', { s: slLeft })}</Text> : null
-            }
-            data-testid="dash-sl-input"
-          />
-          <TextInput
-            size="xs"
-            w={110}
-            label={t('dashboard.bots.tpPlus')}
-            value={edit.tpPlus}
-            disabled={optimistic}
-            onChange={(e) => onEdit('tpPlus', e.currentTarget.value)}
-            rightSection={
-              tpLeft > 0 ? <Text size="xs">{t('dashboard.bots.countdown', { s: tpLeft })}</Text> : null
-            }
-            data-testid="dash-tpplus-input"
-          />
-          <NativeSelect
-            size="xs"
-            w={100}
-            label={t('dashboard.bots.tpVnc')}
-            value={String(tpVnc)}
-            disabled={optimistic}
-            onChange={(e) => onTpVnc(Number(e.currentTarget.value))}
-            data={TP_VNC_OPTIONS.map((v) => ({ value: String(v), label: `${v} %` }))}
-            data-testid="dash-tpvnc-select"
-          />
-        </Group>
-        <Group gap="xs" align="flex-end">
-          <TextInput
-            size="xs"
-            w={120}
-            label={t('dashboard.bots.fundsAmount')}
-            value={funds}
-            disabled={optimistic}
-            onChange={(e) => setFunds(e.currentTarget.value.replace(/,/g, '.'))}
-            data-testid="dash-funds-input"
-          />
-          <Button
-            size="xs"
-            variant="light"
-            color="teal"
-            loading={fundsBusy}
-            disabled={optimistic}
-            onClick={() => void addFunds()}
-            data-testid="dash-funds-btn"
+            c={fundsResult.ok ? 'green' : 'red'}
+            data-testid={fundsResult.ok ? 'dash-funds-ok' : 'dash-funds-error'}
           >
-            {t('dashboard.bots.funds')}
-          </Button>
-          {fundsResult && (
-            <Text
-              size="xs"
-              c={fundsResult.ok ? 'green' : 'red'}
-              data-testid={fundsResult.ok ? 'dash-funds-ok' : 'dash-funds-error'}
-            >
-              {fundsResult.message}
-            </Text>
-          )}
-        </Group>
-        <Group gap="xs">
-          {(
-            [
-              ['history', onHistory],
-              ['pending', onPending],
-              ['events', onEvents],
-            ] as const
-          ).map(([name, onClick]) => (
-            <Button
-              key={name}
-              size="xs"
-              variant="light"
-              onClick={onClick}
-              disabled={optimistic}
-              data-testid={`dash-${name}-btn`}
-            >
-              {t(`dashboard.bots.${name}`)}
-            </Button>
-          ))}
-          <Button size="xs" color="red" onClick={onStop} disabled={optimistic} data-testid="dash-stop-btn">
-            {t('dashboard.bots.stop')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+            {fundsResult.message}
+          </Text>
+        )}
+      </Group>
+      <BotActions
+        screen={DASH_SCREEN}
+        optimistic={optimistic}
+        onStop={onStop}
+        actions={[
+          { name: 'history', label: t('bots.row.history'), onClick: onHistory },
+          { name: 'pending', label: t('bots.row.pending'), onClick: onPending },
+          { name: 'events', label: t('dashboard.bots.events'), onClick: onEvents },
+        ]}
+      />
+    </BotRowCard>
   );
 }

@@ -1,0 +1,311 @@
+import { Alert, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EXCHANGES, MARKET_TYPES } from '@bytx/contract';
+import { botsApi } from './api';
+import { commaToDot, exchangeName, pctOk } from './format';
+import type { BotScreen } from './screen';
+import { tid } from './testIds';
+
+/** The red pulsing border of a TP or Separation below 0.5 % (`<prefix>-invalid`). */
+export const pulseCss = (prefix: string) =>
+  `@keyframes ${prefix}Pulse { 0% { box-shadow: 0 0 0 0 rgba(224,49,49,.7) } 70% { box-shadow: 0 0 0 6px rgba(224,49,49,0) } 100% { box-shadow: 0 0 0 0 rgba(224,49,49,0) } }
+.${prefix}-invalid input { border-color: #e03131 !important; animation: ${prefix}Pulse 1.2s infinite; }`;
+
+/** What the start form checked: the pair as sent and the amount as a number. */
+export interface StartChecked {
+  symbol: string;
+  amt: number;
+}
+
+/**
+ * The start form both bot screens share (spec part 2 §2 and §5): exchange (with its connection),
+ * market type (saved for the user), pair (suggested from the exchange's list), amount, # TP,
+ * Separation and # OS, and the checks before a start.
+ */
+export function useStartForm(screen: BotScreen, userId: string, enabled: boolean) {
+  const { t } = useTranslation();
+  const [exchange, setExchange] = useState('');
+  const [apartado, setApartado] = useState<string>('Spot');
+  const [pair, setPair] = useState('');
+  const [pairFocus, setPairFocus] = useState(false);
+  const [amount, setAmount] = useState('20');
+  const [tp, setTp] = useState('1');
+  const [sep, setSep] = useState('1');
+  const [os, setOs] = useState('3');
+  const [formError, setFormError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<{ tp: boolean; sep: boolean }>({ tp: false, sep: false });
+  const [attention, setAttention] = useState<null | 'tp' | 'sep'>(null);
+  const tpRef = useRef<HTMLInputElement>(null);
+  const sepRef = useRef<HTMLInputElement>(null);
+
+  const conns = useQuery({
+    queryKey: [screen.scope, 'conexiones', userId],
+    queryFn: () => botsApi.connections(userId),
+    enabled,
+  });
+  const connected = conns.data?.conexiones ?? {};
+  const pairs = useQuery({
+    queryKey: [screen.scope, 'pairs', exchange],
+    queryFn: () => botsApi.pairs(exchange),
+    enabled: enabled && exchange !== '',
+    staleTime: 5 * 60_000,
+  });
+  const savedApartado = useQuery({
+    queryKey: [screen.scope, 'apartado'],
+    queryFn: botsApi.apartado,
+    enabled,
+  });
+  useEffect(() => {
+    if (savedApartado.data?.apartado) setApartado(savedApartado.data.apartado);
+  }, [savedApartado.data]);
+
+  const onPct = (field: 'tp' | 'sep', raw: string) => {
+    const v = commaToDot(raw);
+    if (field === 'tp') setTp(v);
+    else setSep(v);
+    // The flag clears once the value is at least 0.5.
+    if (pctOk(v)) setInvalid((p) => ({ ...p, [field]: false }));
+  };
+  const chooseExchange = (key: string) => {
+    setExchange(key);
+    setFormError(null);
+    if (key && conns.data && !connected[key]) setFormError(t('bots.form.notConnectedAlert'));
+  };
+  const chooseApartado = (v: string) => {
+    setApartado(v);
+    void botsApi.saveApartado(userId, v).catch(() => undefined);
+  };
+  const suggestions = useMemo(() => {
+    const q = pair.trim().toUpperCase();
+    if (!q) return [];
+    return (pairs.data ?? []).filter((p) => p.toUpperCase().includes(q)).slice(0, 10);
+  }, [pair, pairs.data]);
+
+  const fail = (msg: string) => {
+    setFormError(msg);
+    notifications.show({ color: 'red', message: msg });
+  };
+
+  /** The checks before a start, in the spec's order; null when one failed (and said so). */
+  const check = async (): Promise<StartChecked | null> => {
+    setFormError(null);
+    // 1. TP and Separation at least 0.5 (red pulsing border + attention dialog).
+    const badTp = !pctOk(tp);
+    const badSep = !pctOk(sep);
+    if (badTp || badSep) {
+      setInvalid({ tp: badTp, sep: badSep });
+      setAttention(badSep ? 'sep' : 'tp');
+      return null;
+    }
+    const refuse = (msg: string) => {
+      fail(msg);
+      return null;
+    };
+    // 2. Exchange selected and connected (state refreshed just before start).
+    if (!exchange) return refuse(t('bots.validation.noExchange'));
+    const fresh = await conns.refetch();
+    if (!fresh.data?.conexiones?.[exchange]) return refuse(t('bots.validation.notConnected'));
+    // 3. Pair required and on the exchange.
+    const symbol = pair.trim().toUpperCase();
+    if (!symbol) return refuse(t('bots.validation.noPair'));
+    if (pairs.data && !pairs.data.includes(symbol)) {
+      return refuse(t('bots.form.pairNotAvailable', { exchange: exchangeName(exchange) }));
+    }
+    // 4. Amount numeric and not below the minimum cost (a failing check lets the start proceed).
+    const amt = Number(commaToDot(amount));
+    if (amount.trim() === '' || !Number.isFinite(amt)) return refuse(t('bots.validation.badAmount'));
+    try {
+      const mc = await botsApi.minCost(userId, exchange, symbol);
+      if (mc.success && amt < mc.min_cost) {
+        return refuse(
+          t('bots.validation.belowMinCost', {
+            pair: symbol,
+            x: Number(mc.min_cost.toFixed(2)),
+            n: Number((mc.min_cost / (mc.price || 1)).toFixed(8)),
+            p: mc.price,
+          }),
+        );
+      }
+    } catch {
+      // The minimum-cost check failing does not block the start (spec part 2 §5).
+    }
+    return { symbol, amt };
+  };
+
+  /** ACCEPT on the attention dialog: close it and focus the offending field. */
+  const acceptAttention = () => {
+    const field = attention;
+    setAttention(null);
+    setTimeout(() => (field === 'sep' ? sepRef : tpRef).current?.focus(), 50);
+  };
+
+  return {
+    exchange,
+    apartado,
+    pair,
+    setPair,
+    pairFocus,
+    setPairFocus,
+    amount,
+    setAmount,
+    tp,
+    sep,
+    os,
+    setOs,
+    onPct,
+    invalid,
+    tpRef,
+    sepRef,
+    formError,
+    fail,
+    attention,
+    acceptAttention,
+    connected,
+    isConnected: exchange !== '' && !!connected[exchange],
+    pairs: pairs.data,
+    suggestions,
+    chooseExchange,
+    chooseApartado,
+    check,
+  };
+}
+
+export type StartFormState = ReturnType<typeof useStartForm>;
+
+/** Exchange (with its badge), market type, pair with suggestions, and amount, # TP, Separation, # OS. */
+export function StartFormFields({ screen, form }: { screen: BotScreen; form: StartFormState }) {
+  const { t } = useTranslation();
+  const { ids } = screen;
+  const { exchange, pair, pairs, pairFocus, suggestions, connected, isConnected, invalid } = form;
+  return (
+    <>
+      <Group align="flex-end" gap="xs">
+        <NativeSelect
+          label={t('bots.form.exchange')}
+          value={exchange}
+          onChange={(e) => form.chooseExchange(e.currentTarget.value)}
+          data={[
+            { value: '', label: t('bots.form.exchangePlaceholder') },
+            ...EXCHANGES.map((e) => ({
+              value: e.key,
+              label: `${e.name} ${connected[e.key] ? t('bots.form.connectedMark') : t('bots.form.notConnectedMark')}`,
+            })),
+          ]}
+          style={{ flex: 1 }}
+          data-testid={tid(ids, 'exchange')}
+        />
+        {exchange && (
+          <Badge color={isConnected ? 'green' : 'red'} data-testid={tid(ids, 'exchange-badge')}>
+            {isConnected ? t('bots.form.connected') : t('bots.form.notConnected')}
+          </Badge>
+        )}
+      </Group>
+      <NativeSelect
+        label={t('bots.form.marketType')}
+        value={form.apartado}
+        onChange={(e) => form.chooseApartado(e.currentTarget.value)}
+        data={[...MARKET_TYPES]}
+        data-testid={tid(ids, 'market-type')}
+      />
+      <div style={{ position: 'relative' }}>
+        <TextInput
+          label={t('bots.form.pair')}
+          placeholder={t('bots.form.pairPlaceholder')}
+          value={pair}
+          onChange={(e) => form.setPair(e.currentTarget.value.toUpperCase())}
+          onFocus={() => form.setPairFocus(true)}
+          onBlur={() => setTimeout(() => form.setPairFocus(false), 150)}
+          data-testid={tid(ids, 'pair')}
+        />
+        {pairFocus && suggestions.length > 0 && !suggestions.includes(pair) && (
+          <Card
+            withBorder
+            padding={4}
+            style={{ position: 'absolute', zIndex: 20, left: 0, right: 0 }}
+            data-testid={tid(ids, 'pair-suggestions')}
+          >
+            {suggestions.map((s) => (
+              <Text
+                key={s}
+                size="sm"
+                p={4}
+                style={{ cursor: 'pointer' }}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  form.setPair(s);
+                  form.setPairFocus(false);
+                }}
+                data-testid={tid(ids, 'pair-suggestion')}
+              >
+                {s}
+              </Text>
+            ))}
+          </Card>
+        )}
+        {exchange && pair && pairs && !pairFocus && !pairs.includes(pair.trim()) && (
+          <Text size="xs" c="red" mt={4}>
+            {t('bots.form.pairNotAvailable', { exchange: exchangeName(exchange) })}
+          </Text>
+        )}
+      </div>
+      <SimpleGrid cols={2} spacing="xs">
+        <TextInput
+          label={t('bots.form.amount')}
+          value={form.amount}
+          onChange={(e) => form.setAmount(commaToDot(e.currentTarget.value))}
+          data-testid={tid(ids, 'amount')}
+        />
+        {(
+          [
+            { field: 'tp', ref: form.tpRef, label: 'bots.form.tp', value: form.tp },
+            { field: 'sep', ref: form.sepRef, label: 'bots.form.separation', value: form.sep },
+          ] as const
+        ).map(({ field, ref, label, value }) => (
+          <TextInput
+            key={field}
+            ref={ref}
+            label={t(label)}
+            value={value}
+            className={invalid[field] ? tid(ids, 'invalid') : undefined}
+            onChange={(e) => form.onPct(field, e.currentTarget.value)}
+            data-testid={tid(ids, field)}
+          />
+        ))}
+        <TextInput
+          label={t('bots.form.os')}
+          value={form.os}
+          onChange={(e) => form.setOs(commaToDot(e.currentTarget.value))}
+          data-testid={tid(ids, 'os')}
+        />
+      </SimpleGrid>
+    </>
+  );
+}
+
+/** The form's error (also shown as a notification) and 'Start Bot'. */
+export function StartFormSubmit({
+  screen,
+  form,
+  onStart,
+}: {
+  screen: BotScreen;
+  form: StartFormState;
+  onStart: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {form.formError && (
+        <Alert color="red" data-testid={tid(screen.ids, 'form-error')}>
+          {form.formError}
+        </Alert>
+      )}
+      <Button onClick={onStart} data-testid={tid(screen.ids, 'start')}>
+        {t('bots.form.start')}
+      </Button>
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../api/client';
+import type { BotIdentity, StopMode } from './api';
+import type { ProgressPhase } from './dialogs';
+import { commaToDot } from './format';
+import type { BotScreen } from './screen';
+
+/** How often what was edited (and its window is over) is sent, and the rows re-polled (spec part 2 §9). */
+export const RESEND_MS = 5_000;
+
+/**
+ * A poll period that pauses while a dialog is open: `refetchInterval: poll(5_000)` is `false` while
+ * `paused`.
+ */
+export function usePolling(paused: boolean) {
+  return (ms: number): number | false => (paused ? false : ms);
+}
+
+/** The server's list with the optimistic row of a start under way, unless the server lists it already. */
+export function withOptimistic<B extends BotIdentity>(list: B[], optimistic: B | null): B[] {
+  if (optimistic && !list.some((b) => b.exchange === optimistic.exchange && b.symbol === optimistic.symbol)) {
+    return [...list, optimistic];
+  }
+  return list;
+}
+
+/** One page of `items`, `perPage` a page; a page past the end shows the last one. */
+export function usePagedList<T>(items: T[], perPage: number) {
+  const [page, setPage] = useState(1);
+  const pages = Math.max(1, Math.ceil(items.length / perPage));
+  const cur = Math.min(page, pages);
+  return { page: cur, pages, setPage, shown: items.slice((cur - 1) * perPage, cur * perPage) };
+}
+
+/** Local edit state of a bot's SL and TP+ (spec: 30 s countdown, resent every 5 s after it ends). */
+export interface SlTpEdit {
+  sl: string;
+  tpPlus: string;
+  slEditedAt: number | null;
+  tpEditedAt: number | null;
+}
+
+export type SlTpField = 'sl' | 'tpPlus';
+
+export const EDIT_WINDOW_MS = 30_000;
+
+/** Whole seconds left of an edit's 30 s window (0 when none runs). */
+export const secondsLeft = (editedAt: number | null, now: number) =>
+  editedAt === null ? 0 : Math.max(0, Math.ceil((EDIT_WINDOW_MS - (now - editedAt)) / 1000));
+
+interface SlTpBot {
+  id: string;
+  sl: number | null;
+  tp_plus: number | null;
+}
+
+const emptyEdit = (b: SlTpBot): SlTpEdit => ({
+  sl: b.sl === null ? '' : String(b.sl),
+  tpPlus: b.tp_plus === null ? '' : String(b.tp_plus),
+  slEditedAt: null,
+  tpEditedAt: null,
+});
+
+/**
+ * The SL / TP+ inputs of the bot rows: an edit starts a 30 s countdown (ticking every second), and
+ * every 5 s what was edited more than 30 s ago is sent with `send` (an empty field sends `null`);
+ * a failure shows 'Error: …'.
+ */
+export function useDebouncedSlTp<B extends SlTpBot>(
+  bots: B[],
+  send: (bot: B, field: SlTpField, value: number | null) => Promise<unknown>,
+) {
+  const { t } = useTranslation();
+  const [edits, setEdits] = useState<Record<string, SlTpEdit>>({});
+  const editsRef = useRef(edits);
+  editsRef.current = edits;
+  const botsRef = useRef(bots);
+  botsRef.current = bots;
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(tick);
+  }, []);
+  useEffect(() => {
+    const report = (err: unknown) =>
+      notifications.show({ color: 'red', message: t('bots.errors.generic', { message: errorMessage(err) }) });
+    const toNum = (s: string) => (s.trim() === '' ? null : Number(s));
+    const timer = setInterval(() => {
+      const at = Date.now();
+      for (const [id, e] of Object.entries(editsRef.current)) {
+        const b = botsRef.current.find((x) => x.id === id);
+        if (!b) continue;
+        if (e.slEditedAt !== null && at - e.slEditedAt > EDIT_WINDOW_MS) {
+          setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), slEditedAt: null } }));
+          void sendRef.current(b, 'sl', toNum(e.sl)).catch(report);
+        }
+        if (e.tpEditedAt !== null && at - e.tpEditedAt > EDIT_WINDOW_MS) {
+          setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), tpEditedAt: null } }));
+          void sendRef.current(b, 'tpPlus', toNum(e.tpPlus)).catch(report);
+        }
+      }
+    }, RESEND_MS);
+    return () => clearInterval(timer);
+  }, [t]);
+  const editOf = (b: B) => edits[b.id] ?? emptyEdit(b);
+  const onEdit = (b: B, field: SlTpField, value: string) => {
+    setEdits((prev) => {
+      const cur = prev[b.id] ?? emptyEdit(b);
+      const v = commaToDot(value);
+      return {
+        ...prev,
+        [b.id]:
+          field === 'sl'
+            ? { ...cur, sl: v, slEditedAt: Date.now() }
+            : { ...cur, tpPlus: v, tpEditedAt: Date.now() },
+      };
+    });
+  };
+  return { now, editOf, onEdit };
+}
+
+/**
+ * The start's progress (spec part 2 §2): an optimistic row while it runs, then 'success' (the bot
+ * list refreshed) or 'error' with 'Error al iniciar bot: …'; the modal closes after 2 s.
+ */
+export function useStartFlow<B extends BotIdentity>(screen: BotScreen) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [phase, setPhase] = useState<ProgressPhase | null>(null);
+  const [detail, setDetail] = useState<string | null>(null);
+  const [optimistic, setOptimistic] = useState<B | null>(null);
+  const run = async (opt: B, start: () => Promise<unknown>) => {
+    setOptimistic(opt);
+    setDetail(null);
+    setPhase('loading');
+    try {
+      await start();
+      setPhase('success');
+      await qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
+      setOptimistic(null);
+    } catch (err) {
+      setOptimistic(null);
+      setPhase('error');
+      setDetail(t('bots.errors.start', { message: errorMessage(err, 'Error') }));
+    }
+    setTimeout(() => setPhase(null), 2_000);
+  };
+  return { phase, detail, optimistic, run, close: () => setPhase(null) };
+}
+
+/**
+ * The stop: the dialog asks for the mode, then the progress modal; 2 s after a success `onStopped`
+ * runs and the bot list is refreshed.
+ */
+export function useStopFlow<B extends BotIdentity>(
+  screen: BotScreen,
+  {
+    stop,
+    beforeStop,
+    onStopped,
+  }: {
+    stop: (bot: B, mode: StopMode) => Promise<{ success: boolean; error?: string; message?: string }>;
+    beforeStop?: (bot: B) => void;
+    onStopped?: (bot: B) => void;
+  },
+) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [bot, setBot] = useState<B | null>(null);
+  const [phase, setPhase] = useState<ProgressPhase | null>(null);
+  const [detail, setDetail] = useState<string | null>(null);
+  const choose = async (mode: StopMode) => {
+    const b = bot;
+    setBot(null);
+    if (!b) return;
+    beforeStop?.(b);
+    setDetail(null);
+    setPhase('loading');
+    try {
+      const r = await stop(b, mode);
+      if (!r.success) throw new Error(r.error ?? r.message ?? t('bots.errors.stopUnknown'));
+      setPhase('success');
+      setTimeout(() => {
+        onStopped?.(b);
+        void qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
+      }, 2_000);
+    } catch (err) {
+      setPhase('error');
+      setDetail(
+        err instanceof TypeError
+          ? t('bots.errors.stopNetwork')
+          : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) }),
+      );
+    }
+    setTimeout(() => setPhase(null), 2_000);
+  };
+  return {
+    bot,
+    ask: setBot,
+    cancel: () => setBot(null),
+    choose,
+    phase,
+    detail,
+    closeProgress: () => setPhase(null),
+  };
+}
