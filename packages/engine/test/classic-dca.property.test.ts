@@ -278,5 +278,6 @@ function fmt(d: bigint): string {
 describe('classic DCA properties', () => {
   it('holds its invariants on random paths with fees, partial fills, races and user actions', () => {
     fc.assert(fc.property(scenarioArb, run), { numRuns: 500 });
-  });
+    // Bounded by numRuns; the limit leaves room for a loaded CI machine.
+  }, 120_000);
 });

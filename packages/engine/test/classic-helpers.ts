@@ -4,11 +4,11 @@ import {
   type Candle,
   type ClassicDcaConfig,
   type ClassicDcaState,
-  type LogCommand,
-  type PlaceOrderCommand,
-  type StrategyCommand,
   type StrategyEvent,
 } from '../src/index';
+import { driveWith, testMarket, type Driven as DrivenOf } from './shared-helpers';
+
+export { cancels, codes, logs, places, stops, trades } from './shared-helpers';
 
 /** 100 USDT per order, TP 1%, separation 2%, 3 safety orders, no trend filter / smart averaging. */
 export function classicConfig(overrides: Partial<ClassicDcaConfig> = {}): ClassicDcaConfig {
@@ -18,14 +18,7 @@ export function classicConfig(overrides: Partial<ClassicDcaConfig> = {}): Classi
     tpPct: 1,
     sepPct: 2,
     os: 3,
-    market: {
-      amountStep: 0.0001,
-      priceStep: 0.01,
-      minAmount: 0,
-      minCost: 5,
-      takerFee: 0.001,
-      makerFee: 0.001,
-    },
+    market: testMarket(),
     sl: null,
     tpPlus: null,
     r: false,
@@ -40,19 +33,10 @@ export function classicConfig(overrides: Partial<ClassicDcaConfig> = {}): Classi
   };
 }
 
-export interface Driven {
-  state: ClassicDcaState;
-  commands: StrategyCommand[];
-}
+export type Driven = DrivenOf<ClassicDcaState>;
 
 export function drive(state: ClassicDcaState, events: StrategyEvent[]): Driven {
-  const commands: StrategyCommand[] = [];
-  for (const e of events) {
-    const r = stepClassicDca(state, e);
-    state = r.state;
-    commands.push(...r.commands);
-  }
-  return { state, commands };
+  return driveWith(stepClassicDca, state, events);
 }
 
 export function create(overrides: Partial<ClassicDcaConfig> = {}, candles: Candle[] = []): ClassicDcaState {
@@ -68,15 +52,3 @@ export function candles(n: number, close: (i: number) => number, endT = 60_000 *
   }
   return out;
 }
-
-export const places = (cmds: StrategyCommand[]): PlaceOrderCommand[] =>
-  cmds.filter((c): c is PlaceOrderCommand => c.type === 'place_order');
-export const cancels = (cmds: StrategyCommand[]): string[] =>
-  cmds.flatMap((c) => (c.type === 'cancel_order' ? [c.clientOrderId] : []));
-export const logs = (cmds: StrategyCommand[]): LogCommand[] =>
-  cmds.filter((c): c is LogCommand => c.type === 'log');
-export const codes = (cmds: StrategyCommand[]): string[] => logs(cmds).map((l) => l.code);
-export const trades = (cmds: StrategyCommand[]) =>
-  cmds.flatMap((c) => (c.type === 'record_trade' ? [c.trade] : []));
-export const stops = (cmds: StrategyCommand[]) =>
-  cmds.flatMap((c) => (c.type === 'stopped' ? [c.reason] : []));

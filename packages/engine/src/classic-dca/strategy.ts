@@ -12,13 +12,11 @@ import {
   decMul,
   decToNumber,
   decToString,
-  formatAmount,
   roundDownToStep,
   roundUpToStep,
   toDec,
   type Dec,
 } from '../money';
-import { PNL_DECIMALS } from '../grid-dca/strategy';
 import type {
   ClosedTrade,
   MarketRules,
@@ -29,9 +27,23 @@ import type {
   StopMode,
   StopReason,
   Strategy,
-  StrategyCommand,
   StrategyEvent,
 } from '../strategy';
+import { backoffOver, bumpBackoff as bumpBackoffBy, due, pauseBuys, resetBackoff } from '../shared/backoff';
+import { checkMarketRules, positive, validFill } from '../shared/checks';
+import { StrategyConfigError, failWith } from '../shared/config-error';
+import { beginStep, endStep, nextId, type StepContext } from '../shared/context';
+import { log, logBelowMin, rejectParams } from '../shared/logging';
+import { closeOrder, limitOrder, marketBuy, newOrderRef } from '../shared/orders';
+import {
+  checkStopPrices as checkStopPricesBy,
+  closeRefused,
+  markStopped,
+  markStopping,
+  setStopPrice,
+  userStop,
+} from '../shared/stopping';
+import { recordTrade, roundPnl } from '../shared/trades';
 import type {
   Candle,
   ClassicCycleSales,
@@ -63,28 +75,15 @@ export const CLASSIC_TP_RETRY_MS = 60_000;
 export const CLASSIC_MAX_CLOSE_ATTEMPTS = 3;
 
 /** Thrown by createClassicDca for a configuration the strategy cannot run. */
-export class ClassicDcaConfigError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ClassicDcaConfigError';
+export class ClassicDcaConfigError extends StrategyConfigError {
+  constructor(code: string, message: string) {
+    super('ClassicDcaConfigError', code, message);
   }
-}
-
-function positive(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x > 0;
-}
-function nonNegative(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
 }
 
 /** Checks a configuration (defaults already applied); throws ClassicDcaConfigError. */
 export function validateClassicDcaConfig(config: ClassicDcaConfig): void {
-  const fail = (code: string, message: string): never => {
-    throw new ClassicDcaConfigError(code, message);
-  };
+  const fail = failWith(ClassicDcaConfigError);
   if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
   if (!positive(config.amount) || config.amount > 1e12)
     fail('invalid_amount', 'amount must be a positive number of quote');
@@ -94,16 +93,7 @@ export function validateClassicDcaConfig(config: ClassicDcaConfig): void {
     fail('invalid_sep', 'sepPct must be between 0.5 and 50 (percent)');
   if (!Number.isInteger(config.os) || config.os < 1 || config.os > 100)
     fail('invalid_os', 'os must be an integer from 1 to 100');
-  const m = config.market;
-  if (!m || !positive(m.amountStep) || !positive(m.priceStep))
-    fail('invalid_market', 'market amountStep and priceStep must be positive');
-  if (
-    !nonNegative(m.minAmount) ||
-    !nonNegative(m.minCost) ||
-    !nonNegative(m.takerFee) ||
-    !nonNegative(m.makerFee)
-  )
-    fail('invalid_market', 'market minimums and fees must be non-negative numbers');
+  checkMarketRules(config.market, fail, true);
   if (config.sl !== null && !positive(config.sl)) fail('invalid_sl', 'sl must be a positive number or null');
   if (config.tpPlus !== null && !positive(config.tpPlus))
     fail('invalid_tp_plus', 'tpPlus must be a positive number or null');
@@ -317,67 +307,23 @@ export function summarizeClassicDca(state: ClassicDcaState, price: number): Clas
 // ---------------------------------------------------------------------------------------------------
 // The step function
 
-interface Cx {
-  s: ClassicDcaState;
-  cmds: StrategyCommand[];
-  /** Places are emitted after cancels so funds are freed first. */
-  places: StrategyCommand[];
-  ts: number;
-  ownedOrders: boolean;
-}
+/** `owned`: whether `s.orders` (and its refs) is already this step's own copy. */
+type Cx = StepContext<ClassicDcaState>;
 
 /** Copy-on-write of the order list: the first change copies it (and its refs). */
 function ownOrders(cx: Cx): void {
-  if (cx.ownedOrders) return;
-  cx.ownedOrders = true;
+  if (cx.owned) return;
+  cx.owned = true;
   cx.s.orders = cx.s.orders.map((o) => ({ ...o }));
 }
 
-function nextId(s: ClassicDcaState): string {
-  const id = `${s.botId}-${s.seq}`;
-  s.seq += 1;
-  return id;
-}
-
-function log(
-  cx: Cx,
-  level: 'info' | 'warn',
-  code: string,
-  params: Record<string, string | number> = {},
-): void {
-  cx.cmds.push({ type: 'log', level, code, params });
-}
-
-function logBelowMin(
-  cx: Cx,
-  role: OrderRole,
-  violation: string,
-  amount: number,
-  price: number,
-  extra: Record<string, string | number> = {},
-): void {
-  const m = cx.s.config.market;
-  log(cx, 'warn', 'below_min_cost', {
-    role,
-    reason: violation,
-    amount,
-    price,
-    cost: formatAmount(decToString(decMul(toDec(amount), toDec(price)))),
-    min_cost: m.minCost,
-    min_amount: m.minAmount,
-    symbol: cx.s.config.symbol,
-    ...extra,
-  });
-}
+const BACKOFF = { firstMs: CLASSIC_FIRST_BACKOFF_MS, maxMs: CLASSIC_MAX_BACKOFF_MS };
 
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepClassicDca(state: ClassicDcaState, event: StrategyEvent): StepResult<ClassicDcaState> {
-  const s: ClassicDcaState = { ...state };
-  const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
-  const cx: Cx = { s, cmds: [], places: [], ts, ownedOrders: false };
-  if (s.status !== 'stopped' && handle(cx, event)) settle(cx);
-  const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
-  return { state: s, commands };
+  const cx: Cx = beginStep(state, event);
+  if (cx.s.status !== 'stopped' && handle(cx, event)) settle(cx);
+  return endStep(cx);
 }
 
 /** After a handled event: restore the running invariant, or go on stopping. */
@@ -388,7 +334,6 @@ function settle(cx: Cx): void {
 
 /** Handles one event; false when it changed nothing (unknown order, bad input). */
 function handle(cx: Cx, e: StrategyEvent): boolean {
-  const s = cx.s;
   switch (e.type) {
     case 'tick':
       return onTick(cx, e.price);
@@ -401,28 +346,11 @@ function handle(cx: Cx, e: StrategyEvent): boolean {
     case 'order_rejected':
       return onRejected(cx, e.clientOrderId, e.reason, e.message);
     case 'set_sl':
-      if (e.sl !== null && !positive(e.sl)) {
-        log(cx, 'warn', 'invalid_value', { field: 'sl' });
-        return false;
-      }
-      s.config = { ...s.config, sl: e.sl };
-      log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
-      return true;
+      return setStopPrice(cx, 'sl', e.sl);
     case 'set_tp_plus':
-      if (e.tpPlus !== null && !positive(e.tpPlus)) {
-        log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
-        return false;
-      }
-      s.config = { ...s.config, tpPlus: e.tpPlus };
-      log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
-      return true;
+      return setStopPrice(cx, 'tpPlus', e.tpPlus);
     case 'stop':
-      if (e.mode !== 'close_market' && e.mode !== 'cancel_only') {
-        log(cx, 'warn', 'invalid_value', { field: 'mode' });
-        return false;
-      }
-      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
-      return true;
+      return userStop(cx, e.mode, beginStop);
     case 'action':
       return onAction(cx, e.name, e.params);
     case 'relocate':
@@ -530,18 +458,7 @@ function updateCandles(s: ClassicDcaState, price: number, ts: number): boolean {
 
 /** SL (price at or below) and TP+ (price at or above): sell the position at market and stop. */
 function checkStopPrices(cx: Cx, price: number): boolean {
-  const { sl, tpPlus } = cx.s.config;
-  if (sl !== null && price <= sl) {
-    log(cx, 'warn', 'sl_hit', { price, sl });
-    beginStop(cx, 'close_market', 'sl_hit');
-    return true;
-  }
-  if (tpPlus !== null && price >= tpPlus) {
-    log(cx, 'info', 'tp_plus_hit', { price, tp_plus: tpPlus });
-    beginStop(cx, 'close_market', 'tp_plus_hit');
-    return true;
-  }
-  return false;
+  return checkStopPricesBy(cx, price, beginStop);
 }
 
 /**
@@ -584,21 +501,8 @@ function onCandleClosed(cx: Cx): void {
   placeMarketBuy(cx, 'smart_buy', c.smartAmount, qty, price);
 }
 
-function backoffOver(s: ClassicDcaState, ts: number): boolean {
-  return s.buyRetryAt === null || ts >= s.buyRetryAt;
-}
-
 function bumpBackoff(s: ClassicDcaState, ts: number): void {
-  // Rejections of orders sent before the pause started do not lengthen it again.
-  if (s.buyRetryAt !== null && ts < s.buyRetryAt) return;
-  s.buyBackoffMs =
-    s.buyBackoffMs > 0 ? Math.min(CLASSIC_MAX_BACKOFF_MS, s.buyBackoffMs * 2) : CLASSIC_FIRST_BACKOFF_MS;
-  s.buyRetryAt = ts + s.buyBackoffMs;
-}
-
-function resetBackoff(s: ClassicDcaState): void {
-  s.buyBackoffMs = 0;
-  s.buyRetryAt = null;
+  bumpBackoffBy(s, ts, BACKOFF);
 }
 
 function newRef(
@@ -609,18 +513,7 @@ function newRef(
   price: number,
   amount: number,
 ): ClassicOrderRef {
-  return {
-    clientOrderId,
-    role,
-    side,
-    market,
-    price,
-    amount,
-    filled: 0,
-    avgPrice: 0,
-    fee: 0,
-    cancelling: false,
-  };
+  return newOrderRef(clientOrderId, { role, side, market }, price, amount);
 }
 
 function placeMarketBuy(cx: Cx, role: OrderRole, quote: number, amount: number, price: number): void {
@@ -628,15 +521,7 @@ function placeMarketBuy(cx: Cx, role: OrderRole, quote: number, amount: number, 
   const s = cx.s;
   const ref = newRef(nextId(s), role, 'buy', true, price, amount);
   s.orders.push(ref);
-  cx.places.push({
-    type: 'place_order',
-    clientOrderId: ref.clientOrderId,
-    side: 'buy',
-    orderType: 'market',
-    amount,
-    quoteAmount: quote,
-    role,
-  });
+  cx.places.push(marketBuy(ref.clientOrderId, amount, quote, role));
 }
 
 // --- the running invariant ---------------------------------------------------------------------------
@@ -659,7 +544,7 @@ function waitingPhase(cx: Cx): void {
   if (s.orders.length > 0) return;
   if (s.cycles > 0 && !s.config.r) {
     keepResidual(cx);
-    finishStop(cx, 'cycle_done');
+    markStopped(cx, 'cycle_done');
     return;
   }
   if (tradableQty(s) > 0) {
@@ -706,7 +591,7 @@ function placeBase(cx: Cx, price: number): void {
   if (violation) {
     logBelowMin(cx, 'base', violation, amount, price, { cycle: s.cycle });
     keepResidual(cx);
-    finishStop(cx, 'entry_failed');
+    markStopped(cx, 'entry_failed');
     return;
   }
   s.cycleOpen = true;
@@ -740,16 +625,7 @@ function placeSafeties(cx: Cx): void {
     const ref = newRef(nextId(s), 'safety', 'buy', false, price, amount);
     ref.level = k;
     s.orders.push(ref);
-    cx.places.push({
-      type: 'place_order',
-      clientOrderId: ref.clientOrderId,
-      side: 'buy',
-      orderType: 'limit',
-      price,
-      amount,
-      role: 'safety',
-      level: k,
-    });
+    cx.places.push(limitOrder(ref.clientOrderId, 'buy', price, amount, 'safety', { level: k }));
   }
 }
 
@@ -769,10 +645,8 @@ function takeProfit(cx: Cx): void {
     return;
   }
   if (!desired || s.tpBlocked || findOrder(s, 'close')) return;
-  if (s.tpRetryAt !== null) {
-    if (cx.ts < s.tpRetryAt) return;
-    s.tpRetryAt = null;
-  }
+  if (!due(s.tpRetryAt, cx.ts)) return;
+  s.tpRetryAt = null;
   const violation = classicMinViolation(s.config.market, desired.amount, desired.price);
   if (violation) {
     s.tpBlocked = true;
@@ -782,16 +656,10 @@ function takeProfit(cx: Cx): void {
   ownOrders(cx);
   const ref = newRef(nextId(s), 'take_profit', 'sell', false, desired.price, desired.amount);
   s.orders.push(ref);
-  cx.places.push({
-    type: 'place_order',
-    clientOrderId: ref.clientOrderId,
-    side: 'sell',
-    orderType: 'limit',
-    price: desired.price,
-    amount: desired.amount,
-    role: 'take_profit',
-    lotId: `${s.botId}-c${s.cycle}`,
-  });
+  const lotId = `${s.botId}-c${s.cycle}`;
+  cx.places.push(
+    limitOrder(ref.clientOrderId, 'sell', desired.price, desired.amount, 'take_profit', { lotId }),
+  );
 }
 
 // --- order events ------------------------------------------------------------------------------------
@@ -800,10 +668,6 @@ function orderIndex(s: ClassicDcaState, id: string): number {
   const o = s.orders;
   for (let i = 0; i < o.length; i++) if (o[i]!.clientOrderId === id) return i;
   return -1;
-}
-
-function validFill(amount: unknown, price: unknown, fee: unknown): boolean {
-  return nonNegative(amount) && nonNegative(price) && nonNegative(fee);
 }
 
 /**
@@ -966,8 +830,7 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
   if (i < 0) return false;
   ownOrders(cx);
   const ref = removeOrder(s, i);
-  const params: Record<string, string | number> = { role: ref.role, reason };
-  if (typeof message === 'string' && message) params.message = message.slice(0, 200);
+  const params = rejectParams({ role: ref.role, reason }, message);
   const permanent = reason === 'min_cost' || reason === 'precision';
   const code = (): string =>
     reason === 'min_cost'
@@ -982,11 +845,10 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
         log(cx, 'warn', code(), params);
         if (s.status === 'running' && !s.cycleOpen) {
           keepResidual(cx);
-          finishStop(cx, 'entry_failed');
+          markStopped(cx, 'entry_failed');
         }
       } else {
-        bumpBackoff(s, cx.ts);
-        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
+        pauseBuys(s, cx.ts, BACKOFF, params);
         log(cx, 'warn', code(), params);
       }
       return true;
@@ -996,8 +858,7 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
       if (permanent) {
         if (!s.skippedLevels.includes(ref.level!)) s.skippedLevels = [...s.skippedLevels, ref.level!];
       } else {
-        bumpBackoff(s, cx.ts);
-        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
+        pauseBuys(s, cx.ts, BACKOFF, params);
       }
       log(cx, 'warn', code(), params);
       return true;
@@ -1016,12 +877,7 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
       log(cx, 'warn', code(), params);
       return true;
     case 'close':
-      if (reason !== 'exchange_error' && reason !== 'unknown') s.closeAttempts = CLASSIC_MAX_CLOSE_ATTEMPTS;
-      log(cx, 'warn', 'close_failed', {
-        ...params,
-        attempt: s.closeAttempts,
-        max_attempts: CLASSIC_MAX_CLOSE_ATTEMPTS,
-      });
+      closeRefused(cx, s, reason, params, CLASSIC_MAX_CLOSE_ATTEMPTS);
       return true;
     case 'entry':
     case 'ladder_buy':
@@ -1044,7 +900,7 @@ function recordCycleTrade(cx: Cx): void {
   const buyFee = toDec(a.buyFee);
   // qty × (sell − buy) with sell and buy the exact averages is exactly sellQuote − buyQuote.
   const exact = sellQuote - buyQuote - buyFee - sellFee;
-  const pnlNet = Number(formatAmount(decToString(exact), PNL_DECIMALS));
+  const pnlNet = roundPnl(exact);
   const trade: ClosedTrade = {
     lotId: `${s.botId}-c${s.cycle}`,
     qty: decToNumber(q),
@@ -1056,8 +912,7 @@ function recordCycleTrade(cx: Cx): void {
     sellFee: decToNumber(sellFee),
     pnlNet,
   };
-  cx.cmds.push({ type: 'record_trade', trade });
-  s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
+  recordTrade(cx, trade);
   s.sales = ZERO_SALES;
   log(cx, 'info', 'cycle_closed', {
     cycle: s.cycle,
@@ -1107,10 +962,7 @@ function keepResidual(cx: Cx): void {
 function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
   const s = cx.s;
   if (s.status !== 'running') return;
-  s.status = 'stopping';
-  s.stopMode = mode;
-  s.stopReason = reason;
-  log(cx, 'info', 'stopping', { mode, reason });
+  markStopping(cx, mode, reason);
   ownOrders(cx);
   for (const o of s.orders) {
     if (o.cancelling || o.market) continue;
@@ -1135,28 +987,13 @@ function continueStop(cx: Cx): void {
       ownOrders(cx);
       const ref = newRef(nextId(s), 'close', 'sell', true, price, amount);
       s.orders.push(ref);
-      cx.places.push({
-        type: 'place_order',
-        clientOrderId: ref.clientOrderId,
-        side: 'sell',
-        orderType: 'market',
-        amount,
-        role: 'close',
-        lotId: `${s.botId}-c${s.cycle}`,
-      });
+      cx.places.push(closeOrder(ref.clientOrderId, amount, `${s.botId}-c${s.cycle}`));
       return;
     }
   }
   recordCycleTrade(cx);
   keepResidual(cx);
-  finishStop(cx, s.stopReason ?? 'user_cancel_only');
-}
-
-function finishStop(cx: Cx, reason: StopReason): void {
-  const s = cx.s;
-  s.status = 'stopped';
-  s.stopReason = reason;
-  cx.cmds.push({ type: 'stopped', reason });
+  markStopped(cx, s.stopReason ?? 'user_cancel_only');
 }
 
 // ---------------------------------------------------------------------------------------------------

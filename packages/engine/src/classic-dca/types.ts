@@ -1,4 +1,5 @@
 import type { MarketRules, OrderRole, StopMode, StopReason } from '../strategy';
+import type { OrderRef } from '../shared/orders';
 
 /** A candle of the bot's pair: `t` is the open time (ms), prices in quote. */
 export interface Candle {
@@ -44,21 +45,12 @@ export interface ClassicDcaConfig {
 export type ClassicDcaStatus = 'running' | 'stopping' | 'stopped';
 
 /** An order of a classic DCA bot on the venue, with what has filled of it so far (cumulative). */
-export interface ClassicOrderRef {
-  clientOrderId: string;
+export interface ClassicOrderRef extends OrderRef {
   role: OrderRole;
   side: 'buy' | 'sell';
   market: boolean;
-  /** Limit price, or the tick price a market order was sized with. */
-  price: number;
-  amount: number;
   /** Safety level k (1..os) of a safety buy. */
   level?: number;
-  filled: number;
-  avgPrice: number;
-  fee: number;
-  /** A cancel was sent; waiting for order_cancelled / order_filled. */
-  cancelling: boolean;
 }
 
 /** What the bot holds, as exact decimal strings: base, quote paid for it without fees, buy fees (quote). */
@@ -167,15 +159,8 @@ export interface VncConfig {
 
 export type VncStatus = 'running' | 'stopping' | 'stopped';
 
-export interface VncOrderRef {
-  clientOrderId: string;
+export interface VncOrderRef extends OrderRef {
   market: boolean;
-  price: number;
-  amount: number;
-  filled: number;
-  avgPrice: number;
-  fee: number;
-  cancelling: boolean;
   /** Cost (exact decimal) of the base this order sold so far, taken pro rata from the VNC. */
   costSold: string;
 }

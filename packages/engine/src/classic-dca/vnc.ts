@@ -6,17 +6,7 @@
  * The recorded trades use buyPrice = cost / qty with the buy fees already inside the cost, so
  * buyFee is 0 (the VNC does not know the fees apart from the cost).
  */
-import {
-  decDiv,
-  decMul,
-  decToNumber,
-  decToString,
-  formatAmount,
-  roundDownToStep,
-  roundUpToStep,
-  toDec,
-} from '../money';
-import { PNL_DECIMALS } from '../grid-dca/strategy';
+import { decDiv, decMul, decToNumber, decToString, roundDownToStep, roundUpToStep, toDec } from '../money';
 import type {
   ClosedTrade,
   QuietBand,
@@ -25,9 +15,16 @@ import type {
   StopMode,
   StopReason,
   Strategy,
-  StrategyCommand,
   StrategyEvent,
 } from '../strategy';
+import { checkMarketRules, positive, validFill } from '../shared/checks';
+import { StrategyConfigError, failWith } from '../shared/config-error';
+import { beginStep, endStep, nextId, noteQuietTick, type StepContext } from '../shared/context';
+import { log, rejectParams } from '../shared/logging';
+import { closeOrder, limitOrder, newOrderRef } from '../shared/orders';
+import { closeRefused, markStopped, markStopping, userStop } from '../shared/stopping';
+import { due } from '../shared/backoff';
+import { recordTrade as recordTradeOf, roundPnl } from '../shared/trades';
 import { classicMinViolation, TP_VNC_OPTIONS } from './strategy';
 import type { VncConfig, VncFirst, VncOrderRef, VncState, VncSummary } from './types';
 
@@ -35,21 +32,10 @@ import type { VncConfig, VncFirst, VncOrderRef, VncState, VncSummary } from './t
 export const VNC_RETRY_MS = 60_000;
 export const VNC_MAX_CLOSE_ATTEMPTS = 3;
 
-export class VncConfigError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'VncConfigError';
+export class VncConfigError extends StrategyConfigError {
+  constructor(code: string, message: string) {
+    super('VncConfigError', code, message);
   }
-}
-
-function positive(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x > 0;
-}
-function nonNegative(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
 }
 
 /** A cost given as a number or a decimal string, as an exact decimal string; null when invalid. */
@@ -76,16 +62,10 @@ function parseSource(p: unknown): { source: string; qty: string; cost: string; b
 }
 
 export function createVnc(botId: string, config: VncConfig, first: VncFirst): VncState {
-  const fail = (code: string, message: string): never => {
-    throw new VncConfigError(code, message);
-  };
+  const fail = failWith(VncConfigError);
   if (typeof botId !== 'string' || !botId) fail('invalid_bot_id', 'botId is required');
   if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
-  const m = config.market;
-  if (!m || !positive(m.amountStep) || !positive(m.priceStep))
-    fail('invalid_market', 'market amountStep and priceStep must be positive');
-  if (!nonNegative(m.minAmount) || !nonNegative(m.minCost))
-    fail('invalid_market', 'market minimums must be non-negative numbers');
+  checkMarketRules(config.market, fail, false);
   if (!TP_VNC_OPTIONS.includes(config.tpVncPct))
     fail('invalid_tp_vnc', `tpVncPct must be one of ${TP_VNC_OPTIONS.join(', ')}`);
   const src = parseSource(first);
@@ -139,32 +119,17 @@ export function summarizeVnc(state: VncState): VncSummary {
   };
 }
 
-interface Cx {
-  s: VncState;
-  cmds: StrategyCommand[];
-  places: StrategyCommand[];
-  ts: number;
-}
-
-function log(
-  cx: Cx,
-  level: 'info' | 'warn',
-  code: string,
-  params: Record<string, string | number> = {},
-): void {
-  cx.cmds.push({ type: 'log', level, code, params });
-}
+/** A VNC has one order, replaced rather than changed in place: `owned` is not used. */
+type Cx = StepContext<VncState>;
 
 export function stepVnc(state: VncState, event: StrategyEvent): StepResult<VncState> {
-  const s: VncState = { ...state };
-  const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
-  const cx: Cx = { s, cmds: [], places: [], ts };
+  const cx: Cx = beginStep(state, event);
+  const s = cx.s;
   if (s.status !== 'stopped' && handle(cx, event)) {
     if (s.status === 'running') reconcile(cx);
     else if (s.status === 'stopping') continueStop(cx);
   }
-  const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
-  return { state: s, commands };
+  return endStep(cx);
 }
 
 function handle(cx: Cx, e: StrategyEvent): boolean {
@@ -184,12 +149,7 @@ function handle(cx: Cx, e: StrategyEvent): boolean {
     case 'order_rejected':
       return onRejected(cx, e.clientOrderId, e.reason, e.message);
     case 'stop':
-      if (e.mode !== 'close_market' && e.mode !== 'cancel_only') {
-        log(cx, 'warn', 'invalid_value', { field: 'mode' });
-        return false;
-      }
-      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
-      return true;
+      return userStop(cx, e.mode, beginStop);
     case 'action':
       return onAction(cx, e.name, e.params);
     case 'set_sl':
@@ -262,8 +222,7 @@ function onFill(
   const s = cx.s;
   if (!s.sell || s.sell.clientOrderId !== id) return false;
   const ref: VncOrderRef = { ...s.sell };
-  const given =
-    filled !== undefined && nonNegative(filled) && nonNegative(price ?? 0) && nonNegative(fee ?? 0);
+  const given = filled !== undefined && validFill(filled, price ?? 0, fee ?? 0);
   if (kind !== 'cancelled' && !given) return false;
   const cum = given ? filled : 0;
   if (kind === 'partial' && cum <= ref.filled) return false;
@@ -285,7 +244,7 @@ function onFill(
       });
     }
   }
-  if (s.status === 'running' && tradable(s) === 0) finishStop(cx, 'sold');
+  if (s.status === 'running' && tradable(s) === 0) markStopped(cx, 'sold');
   return true;
 }
 
@@ -295,7 +254,7 @@ function recordTrade(cx: Cx, ref: VncOrderRef): void {
   const sellQuote = decMul(q, toDec(ref.avgPrice));
   const costSold = toDec(ref.costSold);
   const exact = sellQuote - costSold - toDec(ref.fee);
-  const pnlNet = Number(formatAmount(decToString(exact), PNL_DECIMALS));
+  const pnlNet = roundPnl(exact);
   s.trades += 1;
   const trade: ClosedTrade = {
     lotId: `${s.botId}-v${s.trades}`,
@@ -308,8 +267,7 @@ function recordTrade(cx: Cx, ref: VncOrderRef): void {
     sellFee: ref.fee,
     pnlNet,
   };
-  cx.cmds.push({ type: 'record_trade', trade });
-  s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
+  recordTradeOf(cx, trade);
   log(cx, 'info', 'vnc_sold', { qty: ref.filled, price: ref.avgPrice, pnl_net: pnlNet });
 }
 
@@ -318,16 +276,10 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
   const ref = s.sell;
   if (!ref || ref.clientOrderId !== id) return false;
   s.sell = null;
-  const params: Record<string, string | number> = { role: ref.market ? 'close' : 'vnc_sell', reason };
-  if (typeof message === 'string' && message) params.message = message.slice(0, 200);
+  const params = rejectParams({ role: ref.market ? 'close' : 'vnc_sell', reason }, message);
   const permanent = reason === 'min_cost' || reason === 'precision';
   if (ref.market) {
-    if (reason !== 'exchange_error' && reason !== 'unknown') s.closeAttempts = VNC_MAX_CLOSE_ATTEMPTS;
-    log(cx, 'warn', 'close_failed', {
-      ...params,
-      attempt: s.closeAttempts,
-      max_attempts: VNC_MAX_CLOSE_ATTEMPTS,
-    });
+    closeRefused(cx, s, reason, params, VNC_MAX_CLOSE_ATTEMPTS);
     return true;
   }
   if (permanent) s.blocked = true;
@@ -340,17 +292,20 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
 }
 
 function newRef(id: string, market: boolean, price: number, amount: number): VncOrderRef {
-  return {
-    clientOrderId: id,
-    market,
+  return { ...newOrderRef(id, { market }, price, amount), costSold: '0' };
+}
+
+/** The sell of `qty` at `price` is below a minimum of the market: not placed, and not retried. */
+function logBelowMin(cx: Cx, violation: string, qty: number, price: number): void {
+  const { market, symbol } = cx.s.config;
+  log(cx, 'warn', 'vnc_below_min', {
+    reason: violation,
+    qty,
     price,
-    amount,
-    filled: 0,
-    avgPrice: 0,
-    fee: 0,
-    cancelling: false,
-    costSold: '0',
-  };
+    min_cost: market.minCost,
+    min_amount: market.minAmount,
+    symbol,
+  });
 }
 
 function reconcile(cx: Cx): void {
@@ -367,45 +322,24 @@ function reconcile(cx: Cx): void {
     return;
   }
   if (!desired || s.blocked) return;
-  if (s.sellRetryAt !== null) {
-    if (cx.ts < s.sellRetryAt) return;
-    s.sellRetryAt = null;
-  }
+  if (!due(s.sellRetryAt, cx.ts)) return;
+  s.sellRetryAt = null;
   const violation = classicMinViolation(s.config.market, desired.amount, desired.price);
   if (violation) {
     s.blocked = true;
-    log(cx, 'warn', 'vnc_below_min', {
-      reason: violation,
-      qty: desired.amount,
-      price: desired.price,
-      min_cost: s.config.market.minCost,
-      min_amount: s.config.market.minAmount,
-      symbol: s.config.symbol,
-    });
+    logBelowMin(cx, violation, desired.amount, desired.price);
     return;
   }
-  const id = `${s.botId}-${s.seq}`;
-  s.seq += 1;
+  const id = nextId(s);
   s.sell = newRef(id, false, desired.price, desired.amount);
-  cx.places.push({
-    type: 'place_order',
-    clientOrderId: id,
-    side: 'sell',
-    orderType: 'limit',
-    price: desired.price,
-    amount: desired.amount,
-    role: 'vnc_sell',
-    lotId: `${s.botId}-v${s.trades + 1}`,
-  });
+  const lotId = `${s.botId}-v${s.trades + 1}`;
+  cx.places.push(limitOrder(id, 'sell', desired.price, desired.amount, 'vnc_sell', { lotId }));
 }
 
 function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
   const s = cx.s;
   if (s.status !== 'running') return;
-  s.status = 'stopping';
-  s.stopMode = mode;
-  s.stopReason = reason;
-  log(cx, 'info', 'stopping', { mode, reason });
+  markStopping(cx, mode, reason);
   if (s.sell && !s.sell.cancelling && !s.sell.market) {
     s.sell = { ...s.sell, cancelling: true };
     cx.cmds.push({ type: 'cancel_order', clientOrderId: s.sell.clientOrderId });
@@ -421,39 +355,16 @@ function continueStop(cx: Cx): void {
     const violation = classicMinViolation(s.config.market, amount, price);
     if (violation) {
       s.closeAttempts = VNC_MAX_CLOSE_ATTEMPTS;
-      log(cx, 'warn', 'vnc_below_min', {
-        reason: violation,
-        qty: amount,
-        price,
-        min_cost: s.config.market.minCost,
-        min_amount: s.config.market.minAmount,
-        symbol: s.config.symbol,
-      });
+      logBelowMin(cx, violation, amount, price);
     } else {
       s.closeAttempts += 1;
-      const id = `${s.botId}-${s.seq}`;
-      s.seq += 1;
+      const id = nextId(s);
       s.sell = newRef(id, true, price, amount);
-      cx.places.push({
-        type: 'place_order',
-        clientOrderId: id,
-        side: 'sell',
-        orderType: 'market',
-        amount,
-        role: 'close',
-        lotId: `${s.botId}-v${s.trades + 1}`,
-      });
+      cx.places.push(closeOrder(id, amount, `${s.botId}-v${s.trades + 1}`));
       return;
     }
   }
-  finishStop(cx, s.stopReason ?? 'user_cancel_only');
-}
-
-function finishStop(cx: Cx, reason: StopReason): void {
-  const s = cx.s;
-  s.status = 'stopped';
-  s.stopReason = reason;
-  cx.cmds.push({ type: 'stopped', reason });
+  markStopped(cx, s.stopReason ?? 'user_cancel_only');
 }
 
 export function samePersistedVnc(a: VncState, b: VncState): boolean {
@@ -502,9 +413,5 @@ export const classicVnc: Strategy<VncState, VncConfig & { first: VncFirst }> = {
   samePersisted: samePersistedVnc,
   realizedPnl: (s) => s.realizedPnl,
   quietBand: vncQuietBand,
-  noteQuietTick(s, price, ts) {
-    if (s.status === 'stopped') return;
-    s.lastPrice = price;
-    s.lastTs = ts;
-  },
+  noteQuietTick,
 };

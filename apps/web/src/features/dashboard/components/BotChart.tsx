@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { dashboardApi } from '../api/dashboard';
 
-const W = 320;
-const H = 120;
+const W = 420;
+const H = 130;
 const PAD_L = 4;
-const PAD_R = 56;
+/** Room on the right for the level labels ("Next OS 98,010.00" fits at font size 9). */
+const PAD_R = 96;
 const PAD_Y = 8;
 
 const fmtPrice = (n: number) => {

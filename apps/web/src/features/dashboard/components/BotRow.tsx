@@ -146,6 +146,13 @@ export function BotRow({
           {t('dashboard.bots.vnc')}: <span data-testid="dash-bot-vnc">{fmt(figures.qty)}</span>
         </Text>
       </SimpleGrid>
+      {bot.phase === 'waiting' && bot.status !== 'error' && (
+        <Text size="xs" c="yellow" data-testid="dash-bot-waiting" data-waiting={bot.waiting_for ?? ''}>
+          {t(`dashboard.bots.waiting.${bot.waiting_for ?? 'start'}`, {
+            defaultValue: t('dashboard.bots.waiting.start'),
+          })}
+        </Text>
+      )}
       <BotChart
         exchange={bot.exchange}
         symbol={bot.symbol}
