@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 /** Test tiers: unit (packages), api (server through the app factory), fuzz (every API operation under hostile input), web (components), e2e (Chromium). */
 export default defineConfig({
   test: {
+    // Two test files at a time on the 2-core CI machines (the default there is one): the long files
+    // (the SIGKILL crash and market-restart tests, the browser tests) overlap, 820 s → 634 s measured.
+    maxWorkers: 2,
     projects: [
       {
         test: {
