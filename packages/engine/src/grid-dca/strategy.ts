@@ -21,31 +21,16 @@ import type { DcaConfig, DcaLot, DcaOrderRef, DcaState, DcaSummary, DcaWaitingBu
 import type {
   ClosedTrade,
   LogCode,
+  OrderRole,
   RejectReason,
   StepResult,
   StopMode,
   QuietBand,
   Strategy,
   StopReason,
+  StrategyCommand,
   StrategyEvent,
 } from '../strategy';
-import { backoffOver, bumpBackoff as bumpBackoffBy, pauseBuys, resetBackoff } from '../shared/backoff';
-import { checkMarketRules, positive, validFill } from '../shared/checks';
-import { StrategyConfigError, failWith } from '../shared/config-error';
-import { beginStep, endStep, nextId, noteQuietTick, type StepContext } from '../shared/context';
-import { log as logCommand, logBelowMin, type LogParams } from '../shared/logging';
-import { closeOrder, limitOrder, marketBuy, newOrderRef } from '../shared/orders';
-import {
-  checkStopPrices as checkStopPricesBy,
-  markStopped,
-  markStopping,
-  setStopPrice,
-  userStopReason,
-} from '../shared/stopping';
-import { PNL_DECIMALS, recordTrade, roundPnl } from '../shared/trades';
-
-// Re-exported from its shared home: the server imports it from here (through the package index).
-export { PNL_DECIMALS };
 
 /**
  * Open orders one bot may hold: its waiting buys plus its open lots (each with one take-profit sell).
@@ -67,25 +52,39 @@ export const DCA_TP_RETRY_MS = 60_000;
 export const DCA_MAX_CLOSE_ATTEMPTS = 3;
 /** At most one out_of_range log per this interval. */
 export const DCA_RANGE_LOG_INTERVAL_MS = 600_000;
+/** Decimals kept in a trade's pnlNet (exact decimal rounding, half away from zero). */
+export const PNL_DECIMALS = 10;
 /** Safety bound on the ladder walk (levels visited in one step). */
 const MAX_LEVEL_WALK = 10_000;
 /** How many ladder levels the quiet band may span on each side of the current one. */
 const BAND_LEVELS = 64;
 
 /** Thrown by createDcaBot for a configuration the strategy cannot run. */
-export class DcaConfigError extends StrategyConfigError {
-  constructor(code: string, message: string) {
-    super('DcaConfigError', code, message);
+export class DcaConfigError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DcaConfigError';
   }
 }
 
+function positive(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0;
+}
+function nonNegative(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
 function optionalPrice(x: unknown): boolean {
   return x === undefined || x === null || positive(x);
 }
 
 /** Checks a configuration; throws DcaConfigError with a code and an English message. */
 export function validateDcaConfig(config: DcaConfig): void {
-  const fail = failWith(DcaConfigError);
+  const fail = (code: string, message: string): never => {
+    throw new DcaConfigError(code, message);
+  };
   if (config.direction === 'SHORT') fail('short_not_supported', 'SHORT is not supported yet');
   if (config.direction !== 'LONG') fail('invalid_direction', 'direction must be LONG');
   if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
@@ -94,7 +93,16 @@ export function validateDcaConfig(config: DcaConfig): void {
   if (!positive(config.sepPct) || config.sepPct >= 100) fail('invalid_sep', 'sepPct must be in (0, 100)');
   if (!Number.isInteger(config.os) || config.os < 0 || config.os > 1000)
     fail('invalid_os', 'os must be an integer from 0 to 1000');
-  checkMarketRules(config.market, fail, true);
+  const m = config.market;
+  if (!m || !positive(m.amountStep) || !positive(m.priceStep))
+    fail('invalid_market', 'market amountStep and priceStep must be positive');
+  if (
+    !nonNegative(m.minAmount) ||
+    !nonNegative(m.minCost) ||
+    !nonNegative(m.takerFee) ||
+    !nonNegative(m.makerFee)
+  )
+    fail('invalid_market', 'market minimums and fees must be non-negative numbers');
   if (!optionalPrice(config.sl)) fail('invalid_sl', 'sl must be a positive number or null');
   if (!optionalPrice(config.tpPlus)) fail('invalid_tp_plus', 'tpPlus must be a positive number or null');
 }
@@ -248,7 +256,7 @@ export function tradePnl(
   sellFee: number,
 ): number {
   const exact = decMul(toDec(qty), toDec(sellPrice) - toDec(buyPrice)) - toDec(buyFee) - toDec(sellFee);
-  return roundPnl(exact);
+  return Number(formatAmount(decToString(exact), PNL_DECIMALS));
 }
 
 /** Figures for the dashboard row. */
@@ -277,8 +285,15 @@ export function summarizeDca(state: DcaState, price: number): DcaSummary {
 // ---------------------------------------------------------------------------------------------------
 // The step function
 
-/** `owned`: whether the nested lots and orders of `s` are already this step's own copies. */
-type Cx = StepContext<DcaState>;
+interface Cx {
+  s: DcaState;
+  cmds: StrategyCommand[];
+  /** Places are collected and emitted after cancels so funds are freed first. */
+  places: StrategyCommand[];
+  ts: number;
+  /** Whether the nested lots and orders of `s` are already this step's own copies. */
+  owned: boolean;
+}
 
 function cloneRef<T extends DcaOrderRef>(r: T | null): T | null {
   return r ? { ...r } : null;
@@ -299,20 +314,33 @@ function own(cx: Cx): void {
   s.skippedLevels = [...s.skippedLevels];
 }
 
-/** The shared log, narrowed to the Grid Bot DCA's documented codes (a typo is a type error). */
-const log: (cx: Cx, level: 'info' | 'warn', code: LogCode, params?: LogParams) => void = logCommand;
-
-function newRef(clientOrderId: string, price: number, amount: number): DcaOrderRef {
-  return newOrderRef(clientOrderId, {}, price, amount);
+function nextId(s: DcaState): string {
+  const id = `${s.botId}-${s.seq}`;
+  s.seq += 1;
+  return id;
 }
 
-const BACKOFF = { firstMs: DCA_FIRST_BACKOFF_MS, maxMs: DCA_MAX_BACKOFF_MS };
+function log(
+  cx: Cx,
+  level: 'info' | 'warn',
+  code: LogCode,
+  params: Record<string, string | number> = {},
+): void {
+  cx.cmds.push({ type: 'log', level, code, params });
+}
+
+function newRef(clientOrderId: string, price: number, amount: number): DcaOrderRef {
+  return { clientOrderId, price, amount, filled: 0, avgPrice: 0, fee: 0, cancelling: false };
+}
 
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaState> {
-  const cx: Cx = beginStep(state, event);
-  if (cx.s.status !== 'stopped') handle(cx, event);
-  return endStep(cx);
+  const s: DcaState = { ...state };
+  const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
+  const cx: Cx = { s, cmds: [], places: [], ts, owned: false };
+  if (s.status !== 'stopped') handle(cx, event);
+  const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
+  return { state: s, commands };
 }
 
 function handle(cx: Cx, e: StrategyEvent): void {
@@ -337,17 +365,22 @@ function handle(cx: Cx, e: StrategyEvent): void {
       relocate(cx, 'relocated');
       return;
     case 'set_sl':
-      setStopPrice(cx, 'sl', e.sl);
+      if (e.sl !== null && !positive(e.sl)) return log(cx, 'warn', 'invalid_value', { field: 'sl' });
+      s.config = { ...s.config, sl: e.sl };
+      log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
       return;
     case 'set_tp_plus':
-      setStopPrice(cx, 'tpPlus', e.tpPlus);
+      if (e.tpPlus !== null && !positive(e.tpPlus))
+        return log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
+      s.config = { ...s.config, tpPlus: e.tpPlus };
+      log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
       return;
     case 'set_ra':
       s.config = { ...s.config, raEnabled: Boolean(e.enabled) };
       log(cx, 'info', 'ra_set', { enabled: s.config.raEnabled ? 1 : 0 });
       return;
     case 'stop':
-      beginStop(cx, e.mode, userStopReason(e.mode));
+      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
       return;
     case 'action':
       // The Grid Bot DCA has no kind-specific action: one sent to it changes nothing.
@@ -509,7 +542,22 @@ function rangeEdgeText(x: number): string {
 
 /** SL (price at or below) and TP+ (price at or above): sell every lot at market and stop. */
 function checkStopPrices(cx: Cx, price: number): boolean {
-  return checkStopPricesBy(cx, price, beginStop);
+  const { sl, tpPlus } = cx.s.config;
+  if (sl !== null && sl !== undefined && price <= sl) {
+    log(cx, 'warn', 'sl_hit', { price, sl });
+    beginStop(cx, 'close_market', 'sl_hit');
+    return true;
+  }
+  if (tpPlus !== null && tpPlus !== undefined && price >= tpPlus) {
+    log(cx, 'info', 'tp_plus_hit', { price, tp_plus: tpPlus });
+    beginStop(cx, 'close_market', 'tp_plus_hit');
+    return true;
+  }
+  return false;
+}
+
+function backoffOver(s: DcaState, ts: number): boolean {
+  return s.buyRetryAt === null || ts >= s.buyRetryAt;
 }
 
 function placeEntry(cx: Cx, price: number): void {
@@ -527,7 +575,38 @@ function placeEntry(cx: Cx, price: number): void {
   }
   const ref = newRef(nextId(s), price, amount);
   s.entry = { ...ref, level: 0 };
-  cx.places.push(marketBuy(ref.clientOrderId, amount, s.config.amount, 'entry', { level: 0 }));
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'buy',
+    orderType: 'market',
+    amount,
+    quoteAmount: s.config.amount,
+    role: 'entry',
+    level: 0,
+  });
+}
+
+function logBelowMin(
+  cx: Cx,
+  role: OrderRole,
+  violation: string,
+  amount: number,
+  price: number,
+  extra: Record<string, string | number> = {},
+): void {
+  const m = cx.s.config.market;
+  log(cx, 'warn', 'below_min_cost', {
+    role,
+    reason: violation,
+    amount,
+    price,
+    cost: formatAmount(decToString(decMul(toDec(amount), toDec(price)))),
+    min_cost: m.minCost,
+    min_amount: m.minAmount,
+    symbol: cx.s.config.symbol,
+    ...extra,
+  });
 }
 
 // --- the ladder invariant ----------------------------------------------------------------------------
@@ -631,7 +710,16 @@ function placeLadderBuy(cx: Cx, level: number, price: number): void {
   }
   const ref = newRef(nextId(s), price, amount);
   s.waitingBuys.push({ ...ref, epoch: s.epoch, level });
-  cx.places.push(limitOrder(ref.clientOrderId, 'buy', price, amount, 'ladder_buy', { level }));
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: ref.clientOrderId,
+    side: 'buy',
+    orderType: 'limit',
+    price,
+    amount,
+    role: 'ladder_buy',
+    level,
+  });
 }
 
 function placeTakeProfit(cx: Cx, lot: DcaLot): void {
@@ -646,7 +734,16 @@ function placeTakeProfit(cx: Cx, lot: DcaLot): void {
   }
   lot.tp = newRef(nextId(s), price, amount);
   lot.tpRetryAt = null;
-  cx.places.push(limitOrder(lot.tp.clientOrderId, 'sell', price, amount, 'take_profit', { lotId: lot.id }));
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: lot.tp.clientOrderId,
+    side: 'sell',
+    orderType: 'limit',
+    price,
+    amount,
+    role: 'take_profit',
+    lotId: lot.id,
+  });
 }
 
 // --- relocation ----------------------------------------------------------------------------------------
@@ -692,6 +789,10 @@ function find(s: DcaState, id: string): Found | null {
   return null;
 }
 
+function validFill(amount: unknown, price: unknown, fee: unknown): boolean {
+  return nonNegative(amount) && nonNegative(price) && nonNegative(fee);
+}
+
 function onPartial(cx: Cx, id: string, filled: number, price: number, fee: number): void {
   own(cx);
   const f = find(cx.s, id);
@@ -709,11 +810,13 @@ function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number
   if (!f || !validFill(amount, price, fee)) return;
   switch (f.kind) {
     case 'entry':
-      entryDone(cx, id, amount, price, fee);
+      s.entry = null;
+      if (amount > 0) openLot(cx, id, s.epoch, 0, amount, price, fee);
       if (s.status === 'starting') s.status = 'running';
       break;
     case 'buy':
-      buyDone(cx, f, amount, price, fee);
+      s.waitingBuys.splice(f.index, 1);
+      if (amount > 0) openLot(cx, id, f.ref.epoch, f.ref.level, amount, price, fee);
       break;
     case 'tp':
     case 'close':
@@ -737,8 +840,9 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
   const { filled: got, avgPrice, fee: paid } = f.ref;
   switch (f.kind) {
     case 'entry':
-      entryDone(cx, id, got, avgPrice, paid);
+      s.entry = null;
       if (got > 0) {
+        openLot(cx, id, s.epoch, 0, got, avgPrice, paid);
         if (s.status === 'starting') s.status = 'running';
       } else if (s.status === 'starting') {
         // The market buy expired unfilled: try again after a pause.
@@ -747,7 +851,8 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
       }
       break;
     case 'buy':
-      buyDone(cx, f, got, avgPrice, paid);
+      s.waitingBuys.splice(f.index, 1);
+      if (got > 0) openLot(cx, id, f.ref.epoch, f.ref.level, got, avgPrice, paid);
       break;
     case 'tp':
     case 'close':
@@ -766,18 +871,6 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
       break;
   }
   afterOrderEvent(cx);
-}
-
-/** The entry left the venue with `qty` bought (filled, or cancelled after a partial fill). */
-function entryDone(cx: Cx, id: string, qty: number, price: number, fee: number): void {
-  cx.s.entry = null;
-  if (qty > 0) openLot(cx, id, cx.s.epoch, 0, qty, price, fee);
-}
-
-/** A ladder buy left the venue with `qty` bought: its level now holds a lot (when anything filled). */
-function buyDone(cx: Cx, f: Extract<Found, { kind: 'buy' }>, qty: number, price: number, fee: number): void {
-  cx.s.waitingBuys.splice(f.index, 1);
-  if (qty > 0) openLot(cx, f.ref.clientOrderId, f.ref.epoch, f.ref.level, qty, price, fee);
 }
 
 function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string): void {
@@ -812,7 +905,8 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
           s.skippedLevels.push(f.ref.level);
         log(cx, 'warn', reason === 'min_cost' ? 'below_min_cost' : 'order_rejected', params);
       } else {
-        pauseBuys(s, cx.ts, BACKOFF, params);
+        bumpBackoff(s, cx.ts);
+        params.retry_in_s = Math.round((s.buyRetryAt! - cx.ts) / 1000);
         log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
       }
       break;
@@ -850,7 +944,17 @@ function afterOrderEvent(cx: Cx): void {
 }
 
 function bumpBackoff(s: DcaState, ts: number): void {
-  bumpBackoffBy(s, ts, BACKOFF);
+  // Rejections of orders sent before the pause started do not lengthen it again.
+  if (s.buyRetryAt !== null && ts < s.buyRetryAt) return;
+  s.buyBackoffMs =
+    s.buyBackoffMs > 0 ? Math.min(DCA_MAX_BACKOFF_MS, s.buyBackoffMs * 2) : DCA_FIRST_BACKOFF_MS;
+  s.buyRetryAt = ts + s.buyBackoffMs;
+}
+
+/** Funds were freed (a sell filled): buys may be tried again at once. */
+function resetBackoff(s: DcaState): void {
+  s.buyBackoffMs = 0;
+  s.buyRetryAt = null;
 }
 
 function openLot(
@@ -906,7 +1010,8 @@ function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): 
     sellFee: fee,
     pnlNet,
   };
-  recordTrade(cx, trade);
+  cx.cmds.push({ type: 'record_trade', trade });
+  s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
   s.closedTrades += 1;
   log(cx, 'info', 'lot_closed', {
     lot_id: lot.id,
@@ -931,7 +1036,10 @@ function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
   own(cx);
   const s = cx.s;
   if (s.status === 'stopped' || s.status === 'stopping') return;
-  markStopping(cx, mode, reason);
+  s.status = 'stopping';
+  s.stopMode = mode;
+  s.stopReason = reason;
+  log(cx, 'info', 'stopping', { mode, reason });
   for (const w of s.waitingBuys) {
     if (w.cancelling) continue;
     w.cancelling = true;
@@ -976,7 +1084,15 @@ function continueStop(cx: Cx): void {
       }
       lot.closeAttempts = (lot.closeAttempts ?? 0) + 1;
       lot.close = newRef(nextId(s), price, amount);
-      cx.places.push(closeOrder(lot.close.clientOrderId, amount, lot.id));
+      cx.places.push({
+        type: 'place_order',
+        clientOrderId: lot.close.clientOrderId,
+        side: 'sell',
+        orderType: 'market',
+        amount,
+        role: 'close',
+        lotId: lot.id,
+      });
       placed += 1;
     }
     if (placed > 0) return;
@@ -985,8 +1101,11 @@ function continueStop(cx: Cx): void {
 }
 
 function finishStop(cx: Cx, reason: StopReason): void {
-  cx.s.entry = null;
-  markStopped(cx, reason);
+  const s = cx.s;
+  s.status = 'stopped';
+  s.stopReason = reason;
+  s.entry = null;
+  cx.cmds.push({ type: 'stopped', reason });
 }
 
 /** The Grid Bot DCA as a `Strategy` (bots.kind 'dca'). */
@@ -997,7 +1116,11 @@ export const gridBotDca: Strategy<DcaState, DcaConfig> = {
   samePersisted: samePersistedDca,
   realizedPnl: (s) => s.realizedPnl,
   quietBand: (s) => quietBand(s),
-  noteQuietTick,
+  noteQuietTick(s, price, ts) {
+    if (s.status === 'stopped') return;
+    s.lastPrice = price;
+    s.lastTs = ts;
+  },
 };
 
 /**

@@ -1,5 +1,4 @@
 import type { MarketRules, StopMode, StopReason } from '../strategy';
-import type { OrderRef } from '../shared/orders';
 
 export interface DcaConfig {
   symbol: string;
@@ -23,8 +22,20 @@ export interface DcaConfig {
 
 export type DcaStatus = 'starting' | 'running' | 'stopping' | 'stopped';
 
-/** An order the bot has on the venue, with what has filled of it so far (the shape every strategy shares). */
-export type DcaOrderRef = OrderRef;
+/** An order the bot has on the venue, with what has filled of it so far. */
+export interface DcaOrderRef {
+  clientOrderId: string;
+  price: number;
+  amount: number;
+  /** Cumulative base filled so far (partial fills). */
+  filled: number;
+  /** Average fill price so far (0 before any fill). */
+  avgPrice: number;
+  /** Cumulative quote fee so far. */
+  fee: number;
+  /** A cancel was sent; waiting for order_cancelled / order_filled. */
+  cancelling: boolean;
+}
 
 /** An open position bought by one buy: the "pending orders" of the dashboard. */
 export interface DcaLot {
