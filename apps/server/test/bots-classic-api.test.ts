@@ -177,6 +177,13 @@ describe('classic DCA bot calls (/dashboard) on a paper account', () => {
     const two = await call(alice, 'POST', '/api/actualizar_bot', pair(alice, { r: true, r_os: true }));
     expect(two.status).toBe(400);
     expect(two.body.error ?? two.body.message).toBe(CLASSIC_DCA_MESSAGES.oneField);
+    // A wrong type names the field and says what it takes.
+    const notBool = await call(alice, 'POST', '/api/actualizar_bot', pair(alice, { r: 'maybe' }));
+    expect(notBool.status).toBe(400);
+    expect(notBool.body.error).toMatch(/r: must be true or false/);
+    const noPct = await call(alice, 'POST', '/api/update_tp_vnc', pair(alice));
+    expect(noPct.status).toBe(400);
+    expect(noPct.body.error).toMatch(/tp_vnc: is required/);
     expect((await call(alice, 'POST', '/api/actualizar_bot', pair(alice, { r_os: true }))).status).toBe(200);
     expect((await call(alice, 'POST', '/api/actualizar_bot', pair(alice, { sl: 'abc' }))).status).toBe(400);
     expect((await call(alice, 'POST', '/api/actualizar_bot', pair(alice, { sl: '200000' }))).status).toBe(

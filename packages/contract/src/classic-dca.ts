@@ -9,9 +9,13 @@ import { userIdField } from './common';
  */
 
 const exchangeField = z.string().trim().max(40);
-const looseNumber = z.union([z.number(), z.string().max(40)]);
+const looseNumber = z.union([z.number(), z.string().max(40)], {
+  error: (iss) => (iss.input === undefined ? 'is required' : 'must be a number'),
+});
 const looseBool = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])])
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])], {
+    error: 'must be true or false',
+  })
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
 /** The TP VNC choices in percent (spec part 2 §9); default 0.5. */
