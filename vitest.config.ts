@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './scripts/vitest-sequencer';
 
 /** Test tiers: unit (packages), api (server through the app factory), fuzz (every API operation under hostile input), web (components), e2e (Chromium). */
 export default defineConfig({
@@ -6,6 +7,8 @@ export default defineConfig({
     // Two test files at a time on the 2-core CI machines (the default there is one): the long files
     // (the SIGKILL crash and market-restart tests, the browser tests) overlap, 820 s → 634 s measured.
     maxWorkers: 2,
+    // Longest files first, browser files spread among the others (one at a time): scripts/vitest-sequencer.ts.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
@@ -41,8 +44,8 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          // One browser, one server per file; files run one at a time on the 2-core machines.
-          fileParallelism: false,
+          // One browser, one server per file; one such file at a time (a lock), beside the other tiers.
+          setupFiles: ['e2e/one-at-a-time.ts'],
         },
       },
     ],

@@ -1,3 +1,4 @@
+import { apiCall } from './helpers/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginInBrowser, registerViaApi } from './helpers/accounts';
 import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
@@ -11,16 +12,7 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
   let browser: Browser;
   let token = '';
 
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
   const setPrice = (price: number) =>
     post('/api/dev/market/price', { exchange: 'binance', symbol: 'BTC/USDT', price });
 

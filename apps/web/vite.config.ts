@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['./test/setup.ts'],
+    // Page tests click through whole screens; beside the API and browser tiers on 2 cores they take longer than 5 s.
+    testTimeout: 20_000,
   },
 });

@@ -11,7 +11,8 @@ import { openDatabase } from '../src/db/client';
  * simulated price and kills the process with SIGKILL at random moments, restarts it on the same
  * data, and at the end proves from the database: no client order id placed twice on the venue,
  * no fill lost (paper balances equal what the journal and the lots say), and no order open on the
- * venue that the journal does not know.
+ * venue that the journal does not know. Users also add funds to and sell pending orders (open lots)
+ * while the kills land, so those actions are crash-tested too.
  */
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
@@ -42,6 +43,34 @@ async function post(base: string, path: string, body: unknown, token?: string): 
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   }
+}
+
+/** A request as a well-behaved client makes it: a 503 of the load shedding is tried again after Retry-After. */
+async function request(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt >= 5) return res;
+    const wait = Math.min(2, Number(res.headers.get('retry-after') ?? 1) || 1);
+    await new Promise((r) => setTimeout(r, wait * 1000));
+  }
+}
+
+/** Adds 10 USDT to, or sells, one of the user's open lots (`pick` in [0, 1) chooses which); the answer's status. */
+async function pendingAction(base: string, token: string, pick: number, buy: boolean): Promise<string> {
+  const auth = { authorization: `Bearer ${token}` };
+  const res = await request(`${base}/api/dca/pending_orders?per_page=200`, { headers: auth });
+  if (!res.ok) return `list ${res.status}`;
+  const lots = ((await res.json()) as { orders: { id: string; busy: string | null }[] }).orders.filter(
+    (o) => o.busy === null,
+  );
+  const lot = lots[Math.floor(pick * lots.length)];
+  if (!lot) return 'no lot';
+  const r = await request(`${base}/api/dca/pending_orders/${buy ? 'add_funds' : 'sell'}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(buy ? { id: lot.id, amount_quote: '10' } : { id: lot.id }),
+  });
+  return `${buy ? 'add_funds' : 'sell'} ${r.status}`;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -86,6 +115,8 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     const users: { email: string; token: string }[] = [];
     let p0 = 0;
     let kills = 0;
+    let acted = 0;
+    const answers: Record<string, number> = {};
     try {
       for (let i = 0; i < USERS + CLASSIC_USERS; i++) {
         const email = `crash${i}@example.com`;
@@ -150,6 +181,21 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
               price: Math.round(price),
             }).catch(() => undefined),
           );
+          // Now and then a user acts on a pending order (add funds or sell at market), often
+          // killed in the middle of it: neither may double or lose an order.
+          if (rand() < 0.35) {
+            const u = users[Math.floor(rand() * users.length)]!;
+            const pick = rand();
+            const buy = rand() < 0.6;
+            moves.push(
+              pendingAction(server.baseUrl, u.token, pick, buy)
+                .then((outcome) => {
+                  answers[outcome] = (answers[outcome] ?? 0) + 1;
+                  if (outcome.endsWith(' 200')) acted += 1;
+                })
+                .catch(() => (answers['cut by the kill'] = (answers['cut by the kill'] ?? 0) + 1)),
+            );
+          }
           await new Promise((r) => setTimeout(r, 40 + rand() * 120));
         }
         await kill9(server);
@@ -260,6 +306,8 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
           `${(await q(`SELECT count(*)::int AS n FROM bot_orders`))[0]!.n as number} journaled orders, ` +
           `${(await q(`SELECT count(*)::int AS n FROM bot_trades`))[0]!.n as number} closed trades`,
       );
+      console.log(`[crash] pending-order actions (add funds / sell): ${JSON.stringify(answers)}`);
+      expect(acted, 'pending-order actions were carried out between kills').toBeGreaterThanOrEqual(3);
       expect(kills).toBeGreaterThanOrEqual(KILLS);
       expect(problems).toEqual([]);
     } finally {

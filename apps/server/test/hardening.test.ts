@@ -202,6 +202,37 @@ describe('hardening: the input rules every request obeys', () => {
     expect((await call(alice, 'GET', '/api/bots_activos_dca')).body.bots).toHaveLength(2);
   });
 
+  it('keeps MAX_BOTS_PER_USER when starts arrive at once: exactly the cap starts, the rest are refused', async () => {
+    const carol = await createTestUser(t);
+    const conn = await call(carol, 'POST', '/api/conectar_exchange', { exchange: 'binance', mode: 'paper' });
+    expect(conn.status).toBe(200);
+    const symbols = ['BTC/USDT', 'ETH/USDT', 'SOL/USDT', 'XRP/USDT', 'LTC/USDT'];
+    const answers = await Promise.all(
+      symbols.map((symbol) =>
+        call(carol, 'POST', '/api/start_bot_dca', {
+          exchange: 'binance',
+          symbol,
+          amount: 20,
+          tp: 1,
+          separacion: 1,
+          os: 2,
+          apartado: 'Spot',
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses, JSON.stringify(answers.map((a) => a.body))).toEqual([200, 200, 409, 409, 409]);
+    for (const a of answers.filter((x) => x.status === 409)) {
+      expect(a.body.error).toBe(fillMessage(DCA_MESSAGES.tooManyBots, { max: 2 }));
+    }
+    expect((await call(carol, 'GET', '/api/bots_activos_dca')).body.bots).toHaveLength(2);
+    const [{ n }] = (await t.ctx.database.sql.query(
+      `SELECT count(*)::int AS n FROM bots WHERE user_id = $1`,
+      [carol.id],
+    )) as [{ n: number }];
+    expect(n, 'refused starts leave no bot behind').toBe(2);
+  });
+
   it('answers 401 before validating anything on every route that needs a session, and says so in OpenAPI', async () => {
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { security?: unknown }>> };
     const authRoutes = t.app.routeTable.filter((r) => r.authenticated && r.method !== 'HEAD');

@@ -152,4 +152,6 @@ export const DASHBOARD_CALLS: readonly [string, string, Record<string, never>?][
   ['GET', '/api/historial?kind=classic_dca'],
   ['POST', '/api/vncs_actuales', {}],
   ['POST', '/api/dcas_actuales', {}],
+  ['GET', '/api/dca/pending_orders?status=all&per_page=200'],
+  ['GET', '/api/pending/drawdowns'],
 ];

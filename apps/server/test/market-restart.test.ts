@@ -21,18 +21,27 @@ const FREE = 'ETH/USDT';
 /** Far from BTC's seed price (95,000): a restart from the seed would cross every resting order. */
 const P = 60_000;
 
+/** A call as a well-behaved client makes it: a 503 of the load shedding (a server just restarted on a
+ *  busy machine) is tried again after its Retry-After. */
 async function call(base: string, method: string, url: string, body?: unknown, token?: string) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as any;
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as any;
+    if (res.status === 503 && attempt < 5) {
+      const wait = Math.min(2, Number(res.headers.get('retry-after') ?? 1) || 1);
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  }
 }
 
 function kill9(server: RunningServer): Promise<void> {

@@ -143,6 +143,10 @@ export const pendingOrdersQuery = z.object({
   bot_id: z.uuid().optional(),
   page: z.coerce.number().int().min(1).max(100000).default(1),
   per_page: z.coerce.number().int().min(1).max(200).default(DCA_PAGE.pendingOrders),
+  /** open (default): the open lots; completed: recent sales; all: both (the global page). */
+  status: z
+    .enum(['open', 'completed', 'all'], { error: 'status must be open, completed or all' })
+    .default('open'),
 });
 
 export const historyQuery = z.object({
@@ -211,21 +215,6 @@ export interface DcaBotView {
   range_high: number;
   started_at: string;
   stop_reason: string | null;
-}
-
-export interface PendingOrderView {
-  id: string;
-  bot_id: string;
-  created_at: string;
-  exchange: string;
-  symbol: string;
-  entry_price: number;
-  limit_price: number;
-  amount_quote: number;
-  amount_base: number;
-  qty: number;
-  quote: string;
-  status: 'open' | 'completed';
 }
 
 export interface DcaTradeView {

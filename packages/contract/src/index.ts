@@ -10,3 +10,5 @@ export * from './wallet';
 export * from './accounts';
 export * from './bots';
 export * from './classic-dca';
+export * from './pending';
+export * from './history';

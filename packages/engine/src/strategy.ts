@@ -110,7 +110,11 @@ export interface CancelOrderCommand extends CommandTarget {
 
 /** A closed buy-to-sell trade (one history row). Money values are exact decimals parsed to numbers. */
 export interface ClosedTrade {
+  /** The lot (pending order) this sale closed, or closed a part of. */
   lotId: string;
+  /** Unique per sale and deterministic (replays write the same row once): absent, it is `lotId` (a lot
+   *  sold in one go). A lot sold in parts gives each part its own key, e.g. `${lotId}#${sellOrderId}`. */
+  key?: string;
   qty: number;
   buyPrice: number;
   sellPrice: number;
@@ -153,7 +157,13 @@ export type LogCode =
   | 'stopping'
   | 'close_failed'
   | 'invalid_value'
-  | 'order_cap';
+  | 'order_cap'
+  | 'lot_action_refused'
+  | 'lot_funds_added'
+  | 'lot_forgotten'
+  | 'auto_fund_set'
+  | 'auto_fund'
+  | 'auto_fund_skipped';
 
 export interface LogCommand {
   type: 'log';
@@ -220,6 +230,53 @@ export interface Strategy<S, C> {
   noteQuietTick?(state: S, price: number, ts: number): void;
   /** Markets beyond the bot's own whose ticks it needs (arbitrage); ticks carry exchange and symbol. */
   extraMarkets?(state: S): { exchange: string; symbol: string }[];
+  /**
+   * The open lots (the user's "pending orders") of a kind that holds them; a kind with lots also
+   * accepts the LOT_ACTIONS as `action` events. Absent: the kind has no pending orders.
+   */
+  lots?(state: S): LotInfo[];
+}
+
+/**
+ * Actions on one open lot (a "pending order", spec part 2 §7), sent as `{type:'action', name, params}`;
+ * every kind with `lots` accepts them. `params.lotId` is `LotInfo.id`. A lot that cannot take the
+ * action (unknown, closing, busy) is left as it was and the refusal is logged (`lot_action_refused`).
+ */
+export const LOT_ACTIONS = {
+  /** params { lotId, amount } (quote): a market buy of `amount` merged into the lot (new average entry,
+   *  its take profit re-placed at the new average × (1 + tp)). */
+  addFunds: 'lot_add_funds',
+  /** params { lotId }: cancel the lot's take profit and sell the lot at market; it becomes a trade. */
+  sell: 'lot_sell',
+  /** params { lotId }: cancel the lot's take profit and stop tracking it (the assets stay on the account). */
+  forget: 'lot_forget',
+  /** params { lotId, enabled }: auto-fund the lot at every further AUTO_FUND_STEP_PCT of drawdown. */
+  autoFund: 'lot_auto_fund',
+} as const;
+
+/** Auto-fund: a further step each 10 % below the lot's first entry price, at most 4 per lot. */
+export const AUTO_FUND_STEP_PCT = 10;
+export const AUTO_FUND_MAX_STEPS = 4;
+
+/** One open lot as the pending-orders views show it. Prices in quote, `qty` in base, times in ms. */
+export interface LotInfo {
+  /** Stable id (the client order id of the buy that opened it, or `${botId}-c${cycle}`). */
+  id: string;
+  openedAt: number;
+  qty: number;
+  /** Average entry price (buys merged into it included), fees excluded. */
+  entryPrice: number;
+  /** Quote paid for `qty`, fees excluded (≈ qty × entryPrice). */
+  cost: number;
+  /** The entry price before any added funds: auto-fund steps are measured from it. */
+  firstPrice: number;
+  /** Its take-profit limit price (the one on the venue, else the one it will get). */
+  tpPrice: number;
+  autoFund: boolean;
+  /** Auto-fund steps already taken (or skipped), 0..AUTO_FUND_MAX_STEPS. */
+  autoFundSteps: number;
+  /** An action in flight: a buy being merged in, a sale, or a forget waiting for its TP cancel. */
+  busy: 'adding' | 'selling' | 'deleting' | null;
 }
 
 /** A market's trading rules (from the venue's Market). Fees are fractions (0.001 = 0.1%). */

@@ -1,18 +1,26 @@
 /**
  * Property tests of the classic DCA bot on random price paths through the venue simulator (fees,
  * insufficient funds, partial fills, cancels racing fills, events delivered twice), with user actions
- * (add funds, r / rOs toggles, SL / TP+, stops). Checked after every event or action:
- * - the average is exact (dca × qty = cost within 1e-9 relative) and the bot's base equals the account's;
+ * (add funds, r / rOs toggles, SL / TP+, stops, the pending-order actions: add funds, sell, forget,
+ * auto-fund, also on a wrong lot id). Checked after every event or action:
+ * - the average is exact (dca × qty = cost within 1e-9 relative) and the bot's base equals the account's
+ *   less the base of forgotten positions;
  * - idle in a position, the one take profit rests at cost / qty × (1 + T) rounded up (independent
  *   rational arithmetic) for the whole position rounded down;
  * - with rOs off, never more base + safety fills per cycle than 1 + os;
  * - never a sell larger than the position, never two sells resting, no sell refused for funds;
  * - realized PnL = Σ pnl_net of the recorded trades, one trade per cycle;
+ * - the listed lot is the current cycle's position (id, tradable qty, fee-free entry × qty = cost);
+ *   a refused lot action changes nothing; during a sale or a forget no buy and no take profit is placed;
+ *   auto-fund steps only at or below entry × (1 − 10 % × k), at most AUTO_FUND_MAX_STEPS per cycle;
  * - the input state is never mutated (deep-frozen) and a stopped bot leaves nothing on the venue.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AUTO_FUND_MAX_STEPS,
+  LOT_ACTIONS,
+  classicLots,
   createClassicDca,
   roundDownToStep,
   stepClassicDca,
@@ -31,7 +39,8 @@ type Act =
   | { kind: 'rOs'; enabled: boolean }
   | { kind: 'sl'; pct: number | null }
   | { kind: 'tpPlus'; pct: number | null }
-  | { kind: 'stop'; mode: 'close_market' | 'cancel_only' };
+  | { kind: 'stop'; mode: 'close_market' | 'cancel_only' }
+  | { kind: 'lot'; action: 'addFunds' | 'sell' | 'forget' | 'autoFund'; wrongId: boolean; flag: boolean };
 
 const actArb: fc.Arbitrary<Act> = fc.oneof(
   {
@@ -39,6 +48,15 @@ const actArb: fc.Arbitrary<Act> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('move' as const),
       pct: fc.double({ min: -4, max: 4, noNaN: true }),
+      dt: fc.integer({ min: 1000, max: 120_000 }),
+    }),
+  },
+  {
+    // A sharp drop (reaches the auto-fund steps, −10 % each from the entry).
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('move' as const),
+      pct: fc.double({ min: -16, max: -6, noNaN: true }),
       dt: fc.integer({ min: 1000, max: 120_000 }),
     }),
   },
@@ -69,6 +87,21 @@ const actArb: fc.Arbitrary<Act> = fc.oneof(
       mode: fc.constantFrom('close_market' as const, 'cancel_only' as const),
     }),
   },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('lot' as const),
+      action: fc.constantFrom(
+        'addFunds' as const,
+        'sell' as const,
+        'forget' as const,
+        'autoFund' as const,
+        'autoFund' as const,
+      ),
+      wrongId: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+      flag: fc.boolean(),
+    }),
+  },
 );
 
 const scenarioArb = fc.record({
@@ -91,6 +124,8 @@ const scenarioArb = fc.record({
   duplicateEvents: fc.boolean(),
   startPrice: fc.constantFrom(3.21, 100, 64_000),
   drift: fc.constantFrom(-1, -0.3, 0, 0.3),
+  /** Turn auto-fund on for every new position (so its steps are reached often). */
+  eagerAutoFund: fc.boolean(),
   acts: fc.array(actArb, { minLength: 1, maxLength: 150 }),
 });
 
@@ -156,6 +191,9 @@ function run(sc: Scenario): void {
   const sellIds = new Set<string>();
   const lotIds = new Set<string>();
   let pnl = 0n;
+  /** Base of forgotten positions: it stays on the account, the bot no longer tracks it. */
+  let forgotten = 0n;
+  let autoBuys = 0;
   let cycleFills = 0;
   let cycleRosEver = sc.rOs;
   sim.onStep = (s, event: StrategyEvent, commands, before) => {
@@ -164,7 +202,35 @@ function run(sc: Scenario): void {
     if (st.cycle !== before.cycle) {
       cycleFills = 0;
       cycleRosEver = st.config.rOs;
+      autoBuys = 0;
     }
+    const logged = commands.flatMap((c) => (c.type === 'log' ? [c] : []));
+    for (const l of logged) if (l.code === 'lot_forgotten') forgotten += toDec(l.params.qty!);
+    if (event.type === 'action' && event.name.startsWith('lot_') && logged.length === 1) {
+      const code = logged[0]!.code;
+      if (code === 'lot_action_refused' || code === 'invalid_value') {
+        expect(commands.length).toBe(1);
+        expect(st).toEqual(before);
+      }
+    }
+    // A sale or a forget in progress: no buy, no take profit (only its close sell).
+    if (before.lotBusy && st.lotBusy && st.cycle === before.cycle) {
+      for (const c of commands)
+        if (c.type === 'place_order') expect([c.side, c.role]).toEqual(['sell', 'close']);
+    }
+    for (const l of logged) {
+      if (l.code !== 'auto_fund') continue;
+      autoBuys++;
+      expect(event.type).toBe('tick');
+      const k = Number(l.params.step);
+      const price = event.type === 'tick' ? event.price : 0;
+      expect(price).toBeLessThanOrEqual(before.entry! * (1 - k / 10) * (1 + 1e-12));
+      expect(k).toBe((before.autoFundSteps ?? 0) + 1);
+    }
+    expect(autoBuys).toBeLessThanOrEqual(AUTO_FUND_MAX_STEPS);
+    expect(st.autoFundSteps ?? 0).toBeLessThanOrEqual(AUTO_FUND_MAX_STEPS);
+    if (st.cycle === before.cycle)
+      expect(st.autoFundSteps ?? 0).toBeGreaterThanOrEqual(before.autoFundSteps ?? 0);
     if (st.config.rOs) cycleRosEver = true;
     if (event.type === 'order_filled' || event.type === 'order_cancelled') {
       const ref = before.orders.find((o) => o.clientOrderId === event.clientOrderId);
@@ -194,9 +260,19 @@ function run(sc: Scenario): void {
     if (sum.qty > 0) {
       expect(Math.abs(sum.dca! * sum.qty - sum.cost)).toBeLessThanOrEqual(1e-9 * sum.cost + 1e-12);
     }
-    if (sim.pendingCancels.length === 0) expect(toDec(st.position.qty)).toBe(sim.baseTotal());
+    if (sim.pendingCancels.length === 0) expect(toDec(st.position.qty) + forgotten).toBe(sim.baseTotal());
+    const lots = classicLots(st);
+    expect(lots.length).toBeLessThanOrEqual(1);
+    for (const lot of lots) {
+      expect(lot.id).toBe(`b-c${st.cycle}`);
+      expect(lot.qty).toBe(roundDownToStep(Number(st.position.qty), 0.0001));
+      expect(Math.abs(lot.entryPrice * lot.qty - lot.cost)).toBeLessThanOrEqual(1e-9 * lot.cost + 1e-12);
+      expect(lot.firstPrice).toBe(st.entry);
+      expect(lot.tpPrice).toBeGreaterThan(0);
+    }
     const idle =
       st.status === 'running' &&
+      !st.lotBusy &&
       st.cycleOpen &&
       st.entry !== null &&
       sim.pendingCancels.length === 0 &&
@@ -228,6 +304,16 @@ function run(sc: Scenario): void {
         price = Math.max(0.01, Number((price * (1 + (a.pct + sc.drift) / 100)).toFixed(2)));
         ts += a.dt;
         sim.tick(price, ts);
+        if (sc.eagerAutoFund) {
+          const lot = classicLots(sim.state)[0];
+          if (lot && !lot.autoFund && lot.autoFundSteps === 0 && lot.busy === null)
+            sim.act({
+              type: 'action',
+              name: LOT_ACTIONS.autoFund,
+              params: { lotId: lot.id, enabled: true },
+              ts,
+            });
+        }
         break;
       case 'add':
         sim.act({ type: 'action', name: 'add_funds', params: { amount: a.amount }, ts });
@@ -255,6 +341,18 @@ function run(sc: Scenario): void {
       case 'stop':
         sim.act({ type: 'stop', mode: a.mode, ts });
         break;
+      case 'lot': {
+        const st = sim.state;
+        const lotId = a.wrongId ? `b-c${st.cycle - 1}` : (classicLots(st)[0]?.id ?? `b-c${st.cycle}`);
+        const params =
+          a.action === 'addFunds'
+            ? { lotId, amount: a.flag ? 20 : 50 }
+            : a.action === 'autoFund'
+              ? { lotId, enabled: a.flag || !st.autoFund }
+              : { lotId };
+        sim.act({ type: 'action', name: LOT_ACTIONS[a.action], params, ts });
+        break;
+      }
     }
     check();
   }
@@ -266,7 +364,7 @@ function run(sc: Scenario): void {
   }
   expect(sim.state.status).toBe('stopped');
   expect(sim.book.size).toBe(0);
-  if (sim.state.residual) expect(toDec(sim.state.residual.qty)).toBe(sim.baseTotal());
+  if (sim.state.residual) expect(toDec(sim.state.residual.qty) + forgotten).toBe(sim.baseTotal());
 }
 
 function fmt(d: bigint): string {

@@ -3,11 +3,16 @@
  * stepClassicDca does: no command, and the state noteQuietTick writes on a copy (lastPrice, lastTs, the
  * forming candle's high / low / close). Checked on every state the simulator passes through, at prices
  * next to both edges of the band and inside it, at three times; samePersisted holds for such ticks.
+ * With auto-fund turned on for each position (and sharp drops), a tick at the next step's trigger price
+ * is never inside the band; pending-order sales and forgets are sent on some paths.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AUTO_FUND_STEP_PCT,
+  LOT_ACTIONS,
   classicDca,
+  classicLots,
   classicQuietBand,
   createClassicDca,
   noteQuietTickClassicDca,
@@ -34,10 +39,17 @@ const scenarioArb = fc.record({
     fc.record({
       pct: fc.double({ min: -3, max: 3, noNaN: true }),
       dt: fc.integer({ min: 1000, max: 90_000 }),
+      roll: fc.integer({ min: 0, max: 99 }),
+      drop: fc.double({ min: 6, max: 16, noNaN: true }),
     }),
     { minLength: 1, maxLength: 60 },
   ),
   fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
+  autoFund: fc.boolean(),
+  /** Percent of moves that are a drop of 6-16 %. */
+  drops: fc.constantFrom(0, 10),
+  /** At this move (index) the position is sold or forgotten. */
+  lotAction: fc.option(fc.record({ at: fc.integer({ min: 0, max: 59 }), sell: fc.boolean() })),
 });
 
 function candidates(low: number, high: number, fractions: number[]): number[] {
@@ -77,6 +89,11 @@ describe('classic DCA quiet band', () => {
           const band = classicQuietBand(state);
           if (!band) return;
           const ts0 = state.lastTs ?? 0;
+          if (state.status === 'running' && state.autoFund && state.entry !== null && !state.lotBusy) {
+            const k = (state.autoFundSteps ?? 0) + 1;
+            if (k <= 4)
+              expect(band.low).toBeGreaterThanOrEqual(state.entry * (1 - (AUTO_FUND_STEP_PCT * k) / 100));
+          }
           for (const price of candidates(band.low, band.high, sc.fractions)) {
             for (const t of [ts0, ts0 + 1000, band.until - 1]) {
               if (!Number.isFinite(t) || t >= band.until) continue;
@@ -93,11 +110,24 @@ describe('classic DCA quiet band', () => {
         let price = 100;
         let ts = 1_000_000;
         sim.tick(price, ts);
-        for (const m of sc.moves) {
+        for (const [i, m] of sc.moves.entries()) {
           if (sim.state.status === 'stopped') break;
-          price = Math.max(0.01, Number((price * (1 + m.pct / 100)).toFixed(2)));
+          const pct = m.roll < sc.drops ? -m.drop : m.pct;
+          price = Math.max(0.01, Number((price * (1 + pct / 100)).toFixed(2)));
           ts += m.dt;
           sim.tick(price, ts);
+          const lot = classicLots(sim.state)[0];
+          if (sc.autoFund && lot && !lot.autoFund && lot.autoFundSteps === 0 && lot.busy === null)
+            sim.act({
+              type: 'action',
+              name: LOT_ACTIONS.autoFund,
+              params: { lotId: lot.id, enabled: true },
+              ts,
+            });
+          if (lot && sc.lotAction?.at === i) {
+            const name = sc.lotAction.sell ? LOT_ACTIONS.sell : LOT_ACTIONS.forget;
+            sim.act({ type: 'action', name, params: { lotId: lot.id }, ts });
+          }
         }
       }),
       { numRuns: 200 },

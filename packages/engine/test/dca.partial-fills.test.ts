@@ -75,6 +75,8 @@ describe('partial fills', () => {
     expect(trades(cancelled.commands)).toEqual([
       {
         lotId: 'b-1',
+        // A partial sale has a history row of its own: lot id # the sell order's client id.
+        key: 'b-1#b-2',
         qty: 0.05,
         buyPrice: 100,
         sellPrice: 101,

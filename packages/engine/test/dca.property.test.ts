@@ -19,9 +19,11 @@ import {
   type DcaConfig,
   type StrategyCommand,
   type StrategyEvent,
+  LOT_ACTIONS,
 } from '../src/index';
 import { actionArb, type Action } from './actions';
 import { DcaSim, type SimOptions } from './dca-sim';
+import { lotActionArb, lotEvent, type LotAction } from './grid-dca-lot-arb';
 
 const PRICE_STEP = 0.01;
 
@@ -44,10 +46,17 @@ const optsArb = fc.record({
   duplicateEvents: fc.boolean(),
 });
 
-// Stops are exercised through the scenario's final stop mode here, not as a random action.
-const actions = actionArb({ slTpPct: { min: 2, max: 30 }, withStop: false }) as fc.Arbitrary<
-  Exclude<Action, { kind: 'stop' }>
->;
+// Stops are exercised through the scenario's final stop mode here, not as a random action. Now and then
+// the user acts on an open lot (add funds, sell, forget, auto-fund).
+const actions: fc.Arbitrary<Exclude<Action, { kind: 'stop' }> | LotAction> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: actionArb({ slTpPct: { min: 2, max: 30 }, withStop: false }) as fc.Arbitrary<
+      Exclude<Action, { kind: 'stop' }>
+    >,
+  },
+  { weight: 1, arbitrary: lotActionArb },
+);
 
 const scenarioArb = fc.record({
   cfg: configArb,
@@ -57,6 +66,33 @@ const scenarioArb = fc.record({
   stop: fc.constantFrom('close_market' as const, 'cancel_only' as const, null),
 });
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * Longer paths dense in lot actions, with falls of up to 12 % a move so auto-fund steps trigger (and
+ * several at once), and rises that fill the moved take profits.
+ */
+const lotScenarioArb: fc.Arbitrary<Scenario> = fc.record({
+  // At least one ladder buy and a budget that buys a few lots, so there are lots to act on.
+  cfg: configArb.map((c) => ({ ...c, os: Math.max(1, c.os) })),
+  opts: optsArb.map((o) => ({ ...o, budget: o.budget < 150 ? 1000 : o.budget })),
+  startPrice: fc.constantFrom(0.5, 3.21, 100, 2500, 64_000),
+  actions: fc.array(
+    fc.oneof(
+      { weight: 4, arbitrary: actions },
+      { weight: 3, arbitrary: lotActionArb },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          kind: fc.constant('move' as const),
+          pct: fc.double({ min: -12, max: 3, noNaN: true }),
+          dt: fc.integer({ min: 1000, max: 120_000 }),
+        }),
+      },
+    ),
+    { minLength: 20, maxLength: 120 },
+  ),
+  stop: fc.constantFrom('close_market' as const, 'cancel_only' as const, null),
+});
 
 function makeConfig(cfg: Scenario['cfg']): DcaConfig {
   return {
@@ -78,12 +114,57 @@ function makeConfig(cfg: Scenario['cfg']): DcaConfig {
   };
 }
 
-/** Independent take-profit price: ceil(buy steps × (1000 + 10·T) / 1000) steps, in integers. */
+/** Independent take-profit price: ceil(buy × (1000 + 10·T) / 1000 / step) steps, in integers (the buy
+ *  price of a lot that funds were added to is an average off the price grid). */
 function expectedTp(buyPrice: number, tpPct: number): number {
-  const steps = BigInt(Math.round(buyPrice / PRICE_STEP));
-  const num = steps * BigInt(1000 + Math.round(tpPct * 10));
-  const up = (num + 999n) / 1000n;
+  const num = toDec(buyPrice) * BigInt(1000 + Math.round(tpPct * 10));
+  const unit = toDec(PRICE_STEP) * 1000n;
+  const up = (num + unit - 1n) / unit;
   return Number(decToString(up * toDec(PRICE_STEP)));
+}
+
+/** What the run's lot actions did that the account checks must know: lots forgotten (their base stays
+ *  on the account, bought with their cost and fee) and whether any funds were merged into a lot (its
+ *  average entry is rounded, so costs agree to ~1e-10 per unit, not to the last decimal). */
+interface LotBook {
+  forgotten: { id: string; qty: number; buyPrice: number; buyFee: number }[];
+  merged: boolean;
+}
+const lotBooks = new WeakMap<DcaSim, LotBook>();
+function lotBook(sim: DcaSim): LotBook {
+  let b = lotBooks.get(sim);
+  if (!b) {
+    b = { forgotten: [], merged: false };
+    lotBooks.set(sim, b);
+  }
+  return b;
+}
+
+/** Records the lots a step forgot (from the state before it, less what that step sold of them). */
+function noteLotActions(sim: DcaSim, commands: StrategyCommand[], before: DcaState): void {
+  const book = lotBook(sim);
+  for (const c of commands) {
+    if (c.type !== 'log') continue;
+    if (c.code === 'lot_funds_added') book.merged = true;
+    if (c.code !== 'lot_forgotten') continue;
+    const id = String(c.params.lot_id);
+    const lot = before.lots.find((l) => l.id === id)!;
+    // What the same step sold of it (its take profit filled, or filled in part before the cancel).
+    let fee = toDec(lot.buyFee);
+    let qty = toDec(lot.qty);
+    for (const t of commands) {
+      if (t.type !== 'record_trade' || t.trade.lotId !== id) continue;
+      fee -= toDec(t.trade.buyFee);
+      qty -= toDec(t.trade.qty);
+    }
+    expect(c.params.qty).toBe(Number(decToString(qty)));
+    book.forgotten.push({
+      id,
+      qty: Number(c.params.qty),
+      buyPrice: lot.buyPrice,
+      buyFee: Number(decToString(fee)),
+    });
+  }
 }
 
 function onGrid(p: number): number {
@@ -95,15 +176,20 @@ interface RunResult {
   trades: ClosedTrade[];
 }
 
-/** Runs a scenario; `jsonRoundTrip` stores and reloads the state as JSON after every step. */
-function run(s: Scenario, opts: { check: boolean; jsonRoundTrip?: boolean }): RunResult {
+/** Runs a scenario; `jsonRoundTrip` stores and reloads the state as JSON after every step; `autoFundAll`
+ *  turns auto-fund on for every lot as soon as it is open. */
+function run(
+  s: Scenario,
+  opts: { check: boolean; jsonRoundTrip?: boolean; autoFundAll?: boolean },
+): RunResult {
   const config = makeConfig(s.cfg);
   const simOpts: SimOptions = s.opts;
   const sim = new DcaSim('bot7', config, simOpts);
   const N = config.os;
-  sim.onStep = (x) => {
+  sim.onStep = (x, _event, commands, before) => {
     if (opts.jsonRoundTrip) x.state = JSON.parse(JSON.stringify(x.state));
     if (!opts.check) return;
+    noteLotActions(x, commands, before);
     // Never more than N waiting buys (after every single event).
     expect(x.state.waitingBuys.filter((w) => !w.cancelling).length).toBeLessThanOrEqual(N);
     // The simulated account never goes negative: quote spent never exceeds what the venue allowed.
@@ -121,6 +207,16 @@ function run(s: Scenario, opts: { check: boolean; jsonRoundTrip?: boolean }): Ru
         price = onGrid(price * (1 + a.pct / 100));
         ts += a.dt;
         sim.tick(price, ts);
+        if (opts.autoFundAll) {
+          for (const l of sim.state.lots)
+            if (!l.autoFund && sim.state.status === 'running')
+              sim.act({
+                type: 'action',
+                name: LOT_ACTIONS.autoFund,
+                params: { lotId: l.id, enabled: true },
+                ts,
+              });
+        }
         if (opts.check) checkAfterTick(sim, config);
         break;
       case 'relocate':
@@ -142,6 +238,9 @@ function run(s: Scenario, opts: { check: boolean; jsonRoundTrip?: boolean }): Ru
           tpPlus: a.pctAbove === null ? null : onGrid(price * (1 + a.pctAbove / 100)),
           ts,
         });
+        break;
+      case 'lot':
+        sim.act(lotEvent(sim.state, a, ts));
         break;
     }
   }
@@ -168,11 +267,21 @@ function checkAfterTick(sim: DcaSim, config: DcaConfig): void {
   if (st.status !== 'running') return;
 
   // Every open lot has exactly one take-profit sell at buy × (1 + T), rounded up to the price step
-  // (unless it is too small to sell, which is logged once).
+  // (unless it is too small to sell, which is logged once). A take profit being moved after added funds
+  // (its cancel still on its way) is left for the next tick. Funds buys are market orders: settled.
+  expect(st.lotBuys ?? []).toEqual([]);
   const sells = sim.openSells();
+  for (const o of sells) expect(st.lots.some((l) => l.id === o.cmd.lotId)).toBe(true);
   for (const lot of st.lots) {
     const mine = sells.filter((o) => o.cmd.lotId === lot.id);
     const tpPrice = expectedTp(lot.buyPrice, config.tpPct);
+    expect(lot.close).toBeNull();
+    expect(lot.action ?? null).toBeNull();
+    if (lot.tp?.cancelling) {
+      expect(sim.pendingCancels).toContain(lot.tp.clientOrderId);
+      expect(mine.length).toBeLessThanOrEqual(1);
+      continue;
+    }
     if (lot.tpBlocked) {
       expect(mine.length).toBe(0);
       const amount = roundDownToStep(lot.qty, config.market.amountStep);
@@ -183,7 +292,7 @@ function checkAfterTick(sim: DcaSim, config: DcaConfig): void {
     expect(mine[0]!.cmd.price).toBe(tpPrice);
     expect(mine[0]!.cmd.amount).toBe(lot.qty);
   }
-  expect(sells.length).toBe(st.lots.filter((l) => !l.tpBlocked).length);
+  expect(sells.length).toBe(st.lots.filter((l) => !l.tpBlocked && !l.tp?.cancelling).length + moving(sim));
 
   // Waiting buys sit on ladder levels strictly below the price (a buy the market crossed stays until the
   // venue fills it), one per level, none on a level held by a lot or by a buy being cancelled.
@@ -237,7 +346,10 @@ function checkAccounts(sim: DcaSim): void {
   let expectedBase: Dec = 0n;
   for (const l of st.lots) expectedBase += toDec(l.qty) - partQty(l.tp) - partQty(l.close);
   for (const w of st.waitingBuys) expectedBase += partQty(w);
+  for (const b of st.lotBuys ?? []) expectedBase += partQty(b);
   expectedBase += partQty(st.entry);
+  const book = lotBook(sim);
+  for (const f of book.forgotten) expectedBase += toDec(f.qty);
   let baseInSells: Dec = 0n;
   for (const o of sim.openSells()) baseInSells += o.reserved;
   expect(decToString(sim.base + baseInSells)).toBe(decToString(expectedBase));
@@ -252,7 +364,7 @@ function checkAccounts(sim: DcaSim): void {
       expected += q.value - q.fee;
     }
   }
-  for (const w of [...st.waitingBuys, st.entry]) {
+  for (const w of [...st.waitingBuys, ...(st.lotBuys ?? []), st.entry]) {
     const q = partQuote(w);
     expected -= q.value + q.fee;
   }
@@ -260,7 +372,21 @@ function checkAccounts(sim: DcaSim): void {
     expected -= decMul(toDec(t.qty), toDec(t.buyPrice)) + toDec(t.buyFee);
     expected += decMul(toDec(t.qty), toDec(t.sellPrice)) - toDec(t.sellFee);
   }
-  expect(decToString(sim.quote + reservedQuote)).toBe(decToString(expected));
+  for (const f of book.forgotten) expected -= decMul(toDec(f.qty), toDec(f.buyPrice)) + toDec(f.buyFee);
+  if (book.merged) {
+    // Averaged entries: qty × average differs from what was paid by the average's rounding only.
+    const diff = sim.quote + reservedQuote - expected;
+    expect(Number(decToString(diff < 0n ? -diff : diff))).toBeLessThan(1e-6);
+  } else {
+    expect(decToString(sim.quote + reservedQuote)).toBe(decToString(expected));
+  }
+}
+
+/** Take profits still on the venue whose cancel (after added funds) is on its way. */
+function moving(sim: DcaSim): number {
+  let n = 0;
+  for (const l of sim.state.lots) if (l.tp?.cancelling && sim.book.has(l.tp.clientOrderId)) n++;
+  return n;
 }
 
 function checkEnd(sim: DcaSim, config: DcaConfig, trades: ClosedTrade[], s: Scenario): void {
@@ -275,11 +401,23 @@ function checkEnd(sim: DcaSim, config: DcaConfig, trades: ClosedTrade[], s: Scen
   }
   // The buy fees in the trades (shared pro rata on partial sales) plus those of open lots are the fees
   // the venue charged for each lot's buy.
+  // A funds buy's fee goes to the lot it was merged into (or is its own lot's when that lot was gone).
   const buyFees = new Map<string, Dec>();
   for (const t of trades) buyFees.set(t.lotId, (buyFees.get(t.lotId) ?? 0n) + toDec(t.buyFee));
   for (const l of st.lots) buyFees.set(l.id, (buyFees.get(l.id) ?? 0n) + toDec(l.buyFee));
-  for (const [lotId, fee] of buyFees)
-    expect(decToString(fee)).toBe(decToString(sim.charged.get(lotId) ?? 0n));
+  for (const f of lotBook(sim).forgotten) buyFees.set(f.id, (buyFees.get(f.id) ?? 0n) + toDec(f.buyFee));
+  const charged = new Map(sim.charged);
+  const opened = new Set(
+    sim.commands.flatMap((c) =>
+      c.type === 'log' && c.code === 'lot_opened' ? [String(c.params.lot_id)] : [],
+    ),
+  );
+  for (const [id, cmd] of sim.placed) {
+    if (cmd.role !== 'add_funds' || opened.has(id) || !charged.has(id)) continue;
+    charged.set(cmd.lotId!, (charged.get(cmd.lotId!) ?? 0n) + charged.get(id)!);
+    charged.delete(id);
+  }
+  for (const [lotId, fee] of buyFees) expect(decToString(fee)).toBe(decToString(charged.get(lotId) ?? 0n));
   expect(st.realizedPnl).toBe(decToString(sum));
   expect(st.closedTrades).toBe(trades.length);
 
@@ -314,6 +452,15 @@ describe('Grid Bot DCA properties (random price paths against the simulator)', (
     );
   }, 120_000);
 
+  it('keeps them with the user acting on open lots (add funds, sell, forget, auto-fund)', () => {
+    fc.assert(
+      fc.property(lotScenarioArb, fc.boolean(), (s, autoFundAll) => {
+        run(s, { check: true, autoFundAll });
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
   it('is deterministic: the same events give the same commands, also through a JSON round trip', () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
@@ -328,11 +475,20 @@ describe('Grid Bot DCA properties (random price paths against the simulator)', (
       }),
       { numRuns: 80 },
     );
+    fc.assert(
+      fc.property(lotScenarioArb, (s) => {
+        const a = run(s, { check: false });
+        const c = run(s, { check: false, jsonRoundTrip: true });
+        expect(c.sim.commands).toEqual(a.sim.commands);
+        expect(replay(a.sim)).toEqual(a.sim.commands);
+      }),
+      { numRuns: 30 },
+    );
   }, 120_000);
 
   it('never mutates the state it is given', () => {
     fc.assert(
-      fc.property(scenarioArb, (s) => {
+      fc.property(fc.oneof(scenarioArb, lotScenarioArb), (s) => {
         const { sim } = run(s, { check: false });
         let state = createFrozen(sim);
         for (const e of sim.events) {

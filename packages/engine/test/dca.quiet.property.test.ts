@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  gridBotDca,
   isQuietTick,
+  LOT_ACTIONS,
   quietBand,
   quietTick,
   roundDownToStep,
@@ -18,11 +20,25 @@ import {
 import { actionArb } from './actions';
 import { paperBot } from './helpers';
 import { DcaSim } from './dca-sim';
+import { lotActionArb, lotEvent } from './grid-dca-lot-arb';
 
 const STEP = 0.01;
 const onGrid = (p: number) => Math.max(STEP, roundDownToStep(p, STEP));
 
-const actions = actionArb({ slTpPct: { min: 1, max: 20 }, withStop: true });
+// Now and then the user acts on an open lot (add funds, sell, forget, auto-fund), and a move may fall
+// up to 12 % (auto-fund steps are 10 % apart).
+const actions = fc.oneof(
+  { weight: 6, arbitrary: actionArb({ slTpPct: { min: 1, max: 20 }, withStop: true }) },
+  { weight: 1, arbitrary: lotActionArb },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('move' as const),
+      pct: fc.double({ min: -12, max: 4, noNaN: true }),
+      dt: fc.integer({ min: 1000, max: 120_000 }),
+    }),
+  },
+);
 
 const scenarioArb = fc.record({
   amount: fc.constantFrom(10, 20, 100),
@@ -38,6 +54,8 @@ const scenarioArb = fc.record({
   startPrice: fc.constantFrom(0.5, 3.21, 100, 64_000),
   actions: fc.array(actions, { minLength: 1, maxLength: 80 }),
   fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
+  /** Turn auto-fund on for every lot as soon as it is open. */
+  autoFundAll: fc.boolean(),
 });
 
 /** Prices to try inside (low, high): next to each edge and a few inside. */
@@ -60,6 +78,7 @@ function checkState(state: DcaState, ts: number, fractions: number[]): number {
       const { state: next, commands } = stepDca(state, { type: 'tick', price, ts: t });
       expect(commands, `price ${price} in (${band.low}, ${band.high})`).toEqual([]);
       expect(next).toEqual(quietTick(state, price, t));
+      expect(gridBotDca.samePersisted(next, state)).toBe(true);
       // The band does not move with a quiet tick.
       expect(quietBand(next)).toEqual(band);
       checked++;
@@ -111,7 +130,18 @@ describe('quietBand (property)', () => {
             price = onGrid(price * (1 + a.pct / 100));
             ts += a.dt;
             sim.tick(price, ts);
-          } else if (a.kind === 'relocate') sim.act({ type: 'relocate', ts });
+            if (s.autoFundAll) {
+              for (const l of sim.state.lots)
+                if (!l.autoFund && sim.state.status === 'running')
+                  sim.act({
+                    type: 'action',
+                    name: LOT_ACTIONS.autoFund,
+                    params: { lotId: l.id, enabled: true },
+                    ts,
+                  });
+            }
+          } else if (a.kind === 'lot') sim.act(lotEvent(sim.state, a, ts));
+          else if (a.kind === 'relocate') sim.act({ type: 'relocate', ts });
           else if (a.kind === 'ra') sim.act({ type: 'set_ra', enabled: a.enabled, ts });
           else if (a.kind === 'sl')
             sim.act({

@@ -1,3 +1,4 @@
+import { VERBATIM_VALIDATION_MESSAGES } from '@bytx/contract';
 import { VenueError } from '@bytx/venues';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -35,6 +36,12 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (err instanceof HttpError) return sendHttpError(reply, err);
     if (hasZodFastifySchemaValidationErrors(err)) {
+      const verbatim = err.validation.find((v) => VERBATIM_VALIDATION_MESSAGES.has(v.message ?? ''));
+      if (verbatim?.message) {
+        return reply
+          .status(400)
+          .send({ success: false, ok: false, error: verbatim.message, message: verbatim.message });
+      }
       const message = `Invalid request: ${describeValidation(
         err.validation.map((v) => ({ instancePath: v.instancePath, message: v.message })),
       )}`;

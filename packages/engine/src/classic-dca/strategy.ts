@@ -6,6 +6,8 @@
  * buys of A at entry × (1 − S)^k, and one take-profit limit sell of the whole position at the average
  * entry (fees included) × (1 + T). Every change of the average moves the take profit (cancel, then
  * place after the cancel is answered). The take-profit fill closes the cycle with one recorded trade.
+ * The position is the bot's one pending order (`classicLots`): the LOT_ACTIONS add funds to it, sell it
+ * at market, forget it, or turn its auto-fund (a buy at every further 10 % below the entry) on or off.
  */
 import {
   decDiv,
@@ -17,17 +19,21 @@ import {
   toDec,
   type Dec,
 } from '../money';
-import type {
-  ClosedTrade,
-  MarketRules,
-  OrderRole,
-  QuietBand,
-  RejectReason,
-  StepResult,
-  StopMode,
-  StopReason,
-  Strategy,
-  StrategyEvent,
+import {
+  AUTO_FUND_MAX_STEPS,
+  AUTO_FUND_STEP_PCT,
+  LOT_ACTIONS,
+  type ClosedTrade,
+  type LotInfo,
+  type MarketRules,
+  type OrderRole,
+  type QuietBand,
+  type RejectReason,
+  type StepResult,
+  type StopMode,
+  type StopReason,
+  type Strategy,
+  type StrategyEvent,
 } from '../strategy';
 import { backoffOver, bumpBackoff as bumpBackoffBy, due, pauseBuys, resetBackoff } from '../shared/backoff';
 import { checkMarketRules, positive, validFill } from '../shared/checks';
@@ -181,6 +187,9 @@ export function createClassicDca(
     stopMode: null,
     stopReason: null,
     residual: null,
+    autoFund: false,
+    autoFundSteps: 0,
+    lotBusy: null,
   };
 }
 
@@ -259,6 +268,64 @@ function safetyAt(s: ClassicDcaState, k: number): boolean {
   const o = s.orders;
   for (let i = 0; i < o.length; i++) if (o[i]!.role === 'safety' && o[i]!.level === k) return true;
   return false;
+}
+
+/** The id of the current cycle's position: its pending-order id and the lotId of its trade. */
+export function classicPositionId(state: ClassicDcaState): string {
+  return `${state.botId}-c${state.cycle}`;
+}
+
+/** Whether the bot holds a position the user can act on (the base filled, a tradable qty). */
+function holdsPosition(s: ClassicDcaState): boolean {
+  return s.cycleOpen && s.entry !== null && tradableQty(s) > 0;
+}
+
+/** The action in flight on the position: a user's sale or forget, else an add-funds / auto-fund buy. */
+function positionBusy(s: ClassicDcaState): LotInfo['busy'] {
+  if (s.lotBusy) return s.lotBusy;
+  return findOrder(s, 'add_funds') ? 'adding' : null;
+}
+
+/**
+ * Auto-fund step k triggers at price ≤ entry × (1 − AUTO_FUND_STEP_PCT × k / 100), compared exactly:
+ * price × 100 ≤ entry × (100 − AUTO_FUND_STEP_PCT × k).
+ */
+function autoFundTriggered(entry: number, k: number, price: number): boolean {
+  return toDec(price) * 100n <= decMul(toDec(entry), toDec(100 - AUTO_FUND_STEP_PCT * k));
+}
+
+/**
+ * The bot's position as a pending order (`Strategy.lots`): none when the bot is stopped (a kept
+ * position goes to `residual`, the server's VNC) or holds no tradable qty. `entryPrice` and `cost` are
+ * WITHOUT buy fees (quote paid ÷ qty), unlike `summarizeClassicDca`'s dca and the take profit, which
+ * include them; `cost` is the quote of the tradable qty (pro rata when dust below one amount step is
+ * held). `firstPrice` is the base order's fill (`entry`), from which safety levels and auto-fund steps
+ * are measured; `tpPrice` the resting take profit, else the one the position will get.
+ */
+export function classicLots(state: ClassicDcaState): LotInfo[] {
+  const s = state;
+  if (s.status === 'stopped' || !holdsPosition(s)) return [];
+  const qty = tradableQty(s);
+  const held = toDec(s.position.qty);
+  const quote = toDec(s.position.quote);
+  const q = toDec(qty);
+  const cost = q === held ? quote : (quote * q) / held;
+  const tp = findOrder(s, 'take_profit');
+  const tpPrice = tp && !tp.cancelling ? tp.price : (classicTakeProfit(s)?.price ?? 0);
+  return [
+    {
+      id: classicPositionId(s),
+      openedAt: s.cycleStart ?? s.lastTs ?? 0,
+      qty,
+      entryPrice: decToNumber(decDiv(quote, held)),
+      cost: decToNumber(cost),
+      firstPrice: s.entry!,
+      tpPrice,
+      autoFund: s.autoFund ?? false,
+      autoFundSteps: s.autoFundSteps ?? 0,
+      busy: positionBusy(s),
+    },
+  ];
 }
 
 /** Figures for the dashboard. */
@@ -363,30 +430,13 @@ function onAction(cx: Cx, name: string, params: Record<string, unknown>): boolea
   const s = cx.s;
   const p = params && typeof params === 'object' ? params : {};
   switch (name) {
-    case 'add_funds': {
-      const amount = p.amount;
-      const price = s.lastPrice;
-      if (
-        !positive(amount) ||
-        amount > 1e12 ||
-        s.status !== 'running' ||
-        !s.cycleOpen ||
-        s.entry === null ||
-        price === null
-      ) {
-        log(cx, 'warn', 'invalid_value', { field: 'amount' });
-        return false;
-      }
-      const qty = roundDownToStep(amount / price, s.config.market.amountStep);
-      const violation = classicMinViolation(s.config.market, qty, price);
-      if (violation) {
-        logBelowMin(cx, 'add_funds', violation, qty, price);
-        return false;
-      }
-      log(cx, 'info', 'add_funds', { amount, price });
-      placeMarketBuy(cx, 'add_funds', amount, qty, price);
-      return true;
-    }
+    case 'add_funds':
+      return addFunds(cx, p.amount);
+    case LOT_ACTIONS.addFunds:
+    case LOT_ACTIONS.sell:
+    case LOT_ACTIONS.forget:
+    case LOT_ACTIONS.autoFund:
+      return onLotAction(cx, name, p);
     case 'set_r':
     case 'set_r_os': {
       if (typeof p.enabled !== 'boolean') {
@@ -413,6 +463,173 @@ function onAction(cx: Cx, name: string, params: Record<string, unknown>): boolea
   }
 }
 
+/** `add_funds` (and LOT_ACTIONS.addFunds): a market buy of `amount` quote merged into the position. */
+function addFunds(cx: Cx, amount: unknown): boolean {
+  const s = cx.s;
+  const price = s.lastPrice;
+  if (
+    !positive(amount) ||
+    amount > 1e12 ||
+    s.status !== 'running' ||
+    !s.cycleOpen ||
+    s.entry === null ||
+    price === null ||
+    s.lotBusy
+  ) {
+    log(cx, 'warn', 'invalid_value', { field: 'amount' });
+    return false;
+  }
+  const qty = roundDownToStep(amount / price, s.config.market.amountStep);
+  const violation = classicMinViolation(s.config.market, qty, price);
+  if (violation) {
+    logBelowMin(cx, 'add_funds', violation, qty, price);
+    return false;
+  }
+  log(cx, 'info', 'add_funds', { amount, price });
+  placeMarketBuy(cx, 'add_funds', amount, qty, price);
+  return true;
+}
+
+/**
+ * The LOT_ACTIONS on the position (`lotId` = classicPositionId). Bad params log `invalid_value`; a lot
+ * that is not the current position, a bot not running, no position or an action in flight log
+ * `lot_action_refused` {lot_id, action, reason: unknown_lot | not_running | not_in_position | busy}.
+ * Either way nothing changes.
+ */
+function onLotAction(cx: Cx, name: string, p: Record<string, unknown>): boolean {
+  const s = cx.s;
+  const lotId = p.lotId;
+  if (typeof lotId !== 'string' || !lotId) {
+    log(cx, 'warn', 'invalid_value', { field: 'lotId' });
+    return false;
+  }
+  if (name === LOT_ACTIONS.addFunds && (!positive(p.amount) || p.amount > 1e12)) {
+    log(cx, 'warn', 'invalid_value', { field: 'amount' });
+    return false;
+  }
+  if (name === LOT_ACTIONS.autoFund && typeof p.enabled !== 'boolean') {
+    log(cx, 'warn', 'invalid_value', { field: 'enabled' });
+    return false;
+  }
+  const refuse = (reason: string): false => {
+    log(cx, 'warn', 'lot_action_refused', { lot_id: lotId, action: name, reason });
+    return false;
+  };
+  if (lotId !== classicPositionId(s)) return refuse('unknown_lot');
+  if (s.status !== 'running') return refuse('not_running');
+  if (!holdsPosition(s)) return refuse('not_in_position');
+  if (positionBusy(s) !== null) return refuse('busy');
+  switch (name) {
+    case LOT_ACTIONS.addFunds:
+      return addFunds(cx, p.amount);
+    case LOT_ACTIONS.autoFund:
+      s.autoFund = p.enabled === true;
+      log(cx, 'info', 'auto_fund_set', { lot_id: lotId, enabled: s.autoFund ? 1 : 0 });
+      return true;
+    case LOT_ACTIONS.sell: {
+      const amount = tradableQty(s);
+      const price = s.lastPrice ?? s.entry!;
+      const violation = classicMinViolation(s.config.market, amount, price);
+      if (violation) return refuse(violation);
+      s.lotBusy = 'selling';
+      log(cx, 'info', 'lot_selling', { lot_id: lotId, qty: amount, price });
+      cancelResting(cx);
+      return true;
+    }
+    case LOT_ACTIONS.forget:
+    default:
+      s.lotBusy = 'deleting';
+      cancelResting(cx);
+      return true;
+  }
+}
+
+/**
+ * A user's sale or forget, once every order of the cycle is answered (market buys filled, the rest
+ * cancelled): the sale sends its market sell of the whole tradable qty; the forget drops the position and
+ * ends the cycle. A sale that cannot be sent any more (below the minimum now) fails: `close_failed`, and
+ * the take profit and safety buys are placed again.
+ */
+function continueLotAction(cx: Cx): void {
+  const s = cx.s;
+  if (s.orders.length > 0) return;
+  if (s.lotBusy === 'deleting') {
+    forgetPosition(cx);
+    closeCycle(cx);
+    return;
+  }
+  const amount = tradableQty(s);
+  if (!(amount > 0)) {
+    closeCycle(cx);
+    return;
+  }
+  const lotId = classicPositionId(s);
+  const price = s.lastPrice ?? s.entry ?? 0;
+  const violation = classicMinViolation(s.config.market, amount, price);
+  if (violation) {
+    s.lotBusy = null;
+    log(cx, 'warn', 'close_failed', { lot_id: lotId, reason: violation });
+    return;
+  }
+  ownOrders(cx);
+  const ref = newRef(nextId(s), 'close', 'sell', true, price, amount);
+  s.orders.push(ref);
+  cx.places.push(closeOrder(ref.clientOrderId, amount, lotId));
+}
+
+/** Drops the position from tracking without a trade (its base stays on the account). */
+function forgetPosition(cx: Cx): void {
+  const s = cx.s;
+  const held = toDec(s.position.qty);
+  log(cx, 'info', 'lot_forgotten', {
+    lot_id: classicPositionId(s),
+    qty: decToNumber(held),
+    price: held > 0n ? decToNumber(decDiv(toDec(s.position.quote), held)) : 0,
+  });
+  s.position = ZERO_POSITION;
+  s.lotBusy = null;
+}
+
+/** The user's market sell of the position answered: sold, the cycle closes as at its take profit. */
+function saleSettled(cx: Cx, filled: boolean): void {
+  const s = cx.s;
+  if (tradableQty(s) === 0) {
+    closeCycle(cx);
+    return;
+  }
+  s.lotBusy = null;
+  log(cx, 'warn', 'close_failed', {
+    lot_id: classicPositionId(s),
+    reason: filled ? 'partial' : 'cancelled',
+  });
+}
+
+/**
+ * Auto-fund on a tick: in a position with auto-fund on, nothing in flight and buys not paused, step
+ * k = autoFundSteps + 1 (≤ AUTO_FUND_MAX_STEPS) triggers at price ≤ entry × (1 − 10 % × k). The step is
+ * used whether it buys (a market buy of `amount` quote, as add_funds) or is skipped (below the minimum
+ * here, refused by the venue later). At most one step per tick.
+ */
+function autoFundTick(cx: Cx, price: number): void {
+  const s = cx.s;
+  if (!s.autoFund || s.lotBusy || !s.cycleOpen || s.entry === null) return;
+  const k = (s.autoFundSteps ?? 0) + 1;
+  if (k > AUTO_FUND_MAX_STEPS || !autoFundTriggered(s.entry, k, price)) return;
+  if (hasMarketBuy(s) || !backoffOver(s, cx.ts) || !(tradableQty(s) > 0)) return;
+  s.autoFundSteps = k;
+  const c = s.config;
+  const lotId = classicPositionId(s);
+  const qty = roundDownToStep(c.amount / price, c.market.amountStep);
+  const violation = classicMinViolation(c.market, qty, price);
+  if (violation) {
+    log(cx, 'warn', 'auto_fund_skipped', { lot_id: lotId, step: k, reason: violation });
+    return;
+  }
+  const drawdown = Number((((price - s.entry) / s.entry) * 100).toFixed(2));
+  log(cx, 'info', 'auto_fund', { lot_id: lotId, step: k, drawdown_pct: drawdown, amount: c.amount });
+  placeMarketBuy(cx, 'add_funds', c.amount, qty, price, k);
+}
+
 // --- ticks and candles -------------------------------------------------------------------------------
 
 function onTick(cx: Cx, price: number): boolean {
@@ -424,6 +641,7 @@ function onTick(cx: Cx, price: number): boolean {
   if (s.status !== 'running') return false;
   if (checkStopPrices(cx, price)) return true;
   if (closed) onCandleClosed(cx);
+  autoFundTick(cx, price);
   return true;
 }
 
@@ -469,7 +687,7 @@ function checkStopPrices(cx: Cx, price: number): boolean {
 function onCandleClosed(cx: Cx): void {
   const s = cx.s;
   const c = s.config;
-  if (!c.smartAveraging || !s.cycleOpen || s.entry === null || hasMarketBuy(s)) return;
+  if (!c.smartAveraging || !s.cycleOpen || s.entry === null || s.lotBusy || hasMarketBuy(s)) return;
   const n = s.candles.length;
   if (n < 3) return;
   const c0 = s.candles[n - 3]!;
@@ -516,10 +734,18 @@ function newRef(
   return newOrderRef(clientOrderId, { role, side, market }, price, amount);
 }
 
-function placeMarketBuy(cx: Cx, role: OrderRole, quote: number, amount: number, price: number): void {
+function placeMarketBuy(
+  cx: Cx,
+  role: OrderRole,
+  quote: number,
+  amount: number,
+  price: number,
+  autoStep?: number,
+): void {
   ownOrders(cx);
   const s = cx.s;
   const ref = newRef(nextId(s), role, 'buy', true, price, amount);
+  if (autoStep !== undefined) ref.autoStep = autoStep;
   s.orders.push(ref);
   cx.places.push(marketBuy(ref.clientOrderId, amount, quote, role));
 }
@@ -529,6 +755,10 @@ function placeMarketBuy(cx: Cx, role: OrderRole, quote: number, amount: number, 
 function reconcile(cx: Cx): void {
   const s = cx.s;
   if (s.buyRetryAt !== null && cx.ts >= s.buyRetryAt) s.buyRetryAt = null;
+  if (s.cycleOpen && s.lotBusy) {
+    continueLotAction(cx);
+    if (s.cycleOpen && s.lotBusy) return; // waiting for the cancels, or for the sale
+  }
   if (!s.cycleOpen) {
     waitingPhase(cx);
     return;
@@ -798,6 +1028,12 @@ function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
     case 'smart_buy':
       if (got)
         log(cx, 'info', 'buy_filled', { role: ref.role, price: ref.avgPrice, qty: ref.filled, fee: ref.fee });
+      else if (ref.autoStep !== undefined)
+        log(cx, 'warn', 'auto_fund_skipped', {
+          lot_id: classicPositionId(s),
+          step: ref.autoStep,
+          reason: 'cancelled',
+        });
       else log(cx, 'warn', 'order_rejected', { role: ref.role, reason: 'cancelled' });
       return;
     case 'take_profit':
@@ -810,7 +1046,8 @@ function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
       return;
     case 'close':
       if (got) resetBackoff(s);
-      if (!filled)
+      if (s.status === 'running' && s.lotBusy === 'selling') saleSettled(cx, filled);
+      else if (!filled)
         log(cx, 'warn', 'close_failed', {
           reason: 'cancelled',
           attempt: s.closeAttempts,
@@ -865,7 +1102,14 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
     case 'add_funds':
     case 'smart_buy':
       if (!permanent) bumpBackoff(s, cx.ts);
-      log(cx, 'warn', code(), params);
+      if (ref.autoStep !== undefined)
+        log(
+          cx,
+          'warn',
+          'auto_fund_skipped',
+          rejectParams({ lot_id: classicPositionId(s), step: ref.autoStep, reason }, message),
+        );
+      else log(cx, 'warn', code(), params);
       return true;
     case 'take_profit':
       params.price = ref.price;
@@ -877,7 +1121,12 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
       log(cx, 'warn', code(), params);
       return true;
     case 'close':
-      closeRefused(cx, s, reason, params, CLASSIC_MAX_CLOSE_ATTEMPTS);
+      if (s.status === 'running' && s.lotBusy === 'selling') {
+        // The user's sale failed: the position stays, its take profit and safety buys come back.
+        s.lotBusy = null;
+        params.lot_id = classicPositionId(s);
+        log(cx, 'warn', 'close_failed', params);
+      } else closeRefused(cx, s, reason, params, CLASSIC_MAX_CLOSE_ATTEMPTS);
       return true;
     case 'entry':
     case 'ladder_buy':
@@ -923,18 +1172,20 @@ function recordCycleTrade(cx: Cx): void {
   });
 }
 
-/** The take profit sold the position: one trade, cancel the safety buys, next cycle (or stop later). */
+/**
+ * The take profit (or the user's sale) sold the position, or the user forgot it: one trade for what was
+ * sold, cancel the safety buys, next cycle (or stop later).
+ */
 function closeCycle(cx: Cx): void {
   const s = cx.s;
   recordCycleTrade(cx);
   s.cycles += 1;
-  ownOrders(cx);
-  for (const o of s.orders) {
-    if (o.cancelling || o.market) continue;
-    o.cancelling = true;
-    cx.cmds.push({ type: 'cancel_order', clientOrderId: o.clientOrderId });
-  }
+  cancelResting(cx);
   s.cycle += 1;
+  // Written only when set, so a state from before these fields keeps its shape.
+  if (s.lotBusy) s.lotBusy = null;
+  if (s.autoFund) s.autoFund = false;
+  if (s.autoFundSteps) s.autoFundSteps = 0;
   s.cycleOpen = false;
   s.cycleStart = null;
   s.entry = null;
@@ -959,22 +1210,29 @@ function keepResidual(cx: Cx): void {
 
 // --- stopping ----------------------------------------------------------------------------------------
 
-function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
-  const s = cx.s;
-  if (s.status !== 'running') return;
-  markStopping(cx, mode, reason);
+/** Cancels every resting (limit) order not already being cancelled; market orders are awaited. */
+function cancelResting(cx: Cx): void {
   ownOrders(cx);
-  for (const o of s.orders) {
+  for (const o of cx.s.orders) {
     if (o.cancelling || o.market) continue;
     o.cancelling = true;
     cx.cmds.push({ type: 'cancel_order', clientOrderId: o.clientOrderId });
   }
 }
 
+function beginStop(cx: Cx, mode: StopMode, reason: StopReason): void {
+  const s = cx.s;
+  if (s.status !== 'running') return;
+  markStopping(cx, mode, reason);
+  cancelResting(cx);
+}
+
 /** Once every order is answered: close_market sells the position at market, then the bot stops. */
 function continueStop(cx: Cx): void {
   const s = cx.s;
   if (s.status !== 'stopping' || s.orders.length > 0) return;
+  // A forget the user asked for before the stop wins: the position is not sold nor kept as residual.
+  if (s.lotBusy === 'deleting') forgetPosition(cx);
   const amount = tradableQty(s);
   if (s.stopMode === 'close_market' && amount > 0 && s.closeAttempts < CLASSIC_MAX_CLOSE_ATTEMPTS) {
     const price = s.lastPrice ?? s.entry ?? 0;
@@ -1030,6 +1288,9 @@ export function samePersistedClassicDca(a: ClassicDcaState, b: ClassicDcaState):
     a.stopMode === b.stopMode &&
     a.stopReason === b.stopReason &&
     a.residual === b.residual &&
+    a.autoFund === b.autoFund &&
+    a.autoFundSteps === b.autoFundSteps &&
+    a.lotBusy === b.lotBusy &&
     a.candles === b.candles &&
     (a.forming === null ? null : a.forming.t) === (b.forming === null ? null : b.forming.t) &&
     (a.forming === null ? null : a.forming.o) === (b.forming === null ? null : b.forming.o)
@@ -1049,7 +1310,7 @@ export function classicQuietBand(state: ClassicDcaState): QuietBand | null {
   let until = f.t + s.config.candleMs;
   if (s.status === 'stopping') return { low: 0, high: Number.POSITIVE_INFINITY, until };
   const c = s.config;
-  const low = c.sl ?? 0;
+  let low = c.sl ?? 0;
   let high = c.tpPlus ?? Number.POSITIVE_INFINITY;
   const backoff = s.buyRetryAt !== null;
   if (s.buyRetryAt !== null) until = Math.min(until, s.buyRetryAt);
@@ -1066,6 +1327,14 @@ export function classicQuietBand(state: ClassicDcaState): QuietBand | null {
       }
     }
   } else if (s.entry !== null) {
+    // A user's sale or forget: ticks only wait for its orders (no buys, no TP, no auto-fund).
+    if (s.lotBusy) return low < high && s.lastPrice > 0 ? { low, high, until } : null;
+    const steps = s.autoFundSteps ?? 0;
+    if (s.autoFund && steps < AUTO_FUND_MAX_STEPS) {
+      // The next auto-fund step's trigger, nudged up so the band never holds an exact trigger price.
+      const trigger = s.entry * (1 - (AUTO_FUND_STEP_PCT * (steps + 1)) / 100);
+      low = Math.max(low, trigger * (1 + 1e-9));
+    }
     for (let k = 1; k <= c.os; k++) {
       if (safetyAt(s, k) || s.skippedLevels.includes(k)) continue;
       if (s.filledLevels.includes(k)) {
@@ -1113,4 +1382,5 @@ export const classicDca: Strategy<ClassicDcaState, ClassicDcaConfig> = {
   realizedPnl: (s) => s.realizedPnl,
   quietBand: classicQuietBand,
   noteQuietTick: noteQuietTickClassicDca,
+  lots: classicLots,
 };

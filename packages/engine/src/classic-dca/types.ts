@@ -51,6 +51,8 @@ export interface ClassicOrderRef extends OrderRef {
   market: boolean;
   /** Safety level k (1..os) of a safety buy. */
   level?: number;
+  /** The auto-fund step (1..AUTO_FUND_MAX_STEPS) an `add_funds` buy was sent for (absent: the user's). */
+  autoStep?: number;
 }
 
 /** What the bot holds, as exact decimal strings: base, quote paid for it without fees, buy fees (quote). */
@@ -130,7 +132,24 @@ export interface ClassicDcaState {
   stopReason: StopReason | null;
   /** Set when the bot stopped holding a position (cancel_only, a close that failed, a late fill). */
   residual: ClassicResidual | null;
+  /**
+   * Auto-fund of this cycle's position (LOT_ACTIONS.autoFund): a market buy of `amount` quote at each
+   * further AUTO_FUND_STEP_PCT below `entry`. Reset at every new cycle. Absent in states written before
+   * pending-order actions existed (read as false / 0 / null).
+   */
+  autoFund?: boolean;
+  /** Auto-fund steps of this cycle already used (bought or skipped), 0..AUTO_FUND_MAX_STEPS. */
+  autoFundSteps?: number;
+  /**
+   * A user's action on the position in progress: 'selling' (LOT_ACTIONS.sell: waiting for the cancels,
+   * then for the market sell), 'deleting' (LOT_ACTIONS.forget: waiting for the cancels). Reset at every
+   * new cycle and when a sale fails.
+   */
+  lotBusy?: ClassicLotBusy | null;
 }
+
+/** What a user's action on the position is waiting for (see ClassicDcaState.lotBusy). */
+export type ClassicLotBusy = 'selling' | 'deleting';
 
 export interface ClassicDcaSummary {
   phase: 'waiting' | 'in_position' | 'stopping' | 'stopped';

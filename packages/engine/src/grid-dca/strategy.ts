@@ -8,19 +8,24 @@
  */
 import {
   decDiv,
+  decimalsOf,
   decMul,
   decToNumber,
   decToString,
+  DEC_SCALE,
   formatAmount,
   roundDownToStep,
   roundUpToStep,
   toDec,
   type Dec,
 } from '../money';
-import type { DcaConfig, DcaLot, DcaOrderRef, DcaState, DcaSummary, DcaWaitingBuy } from './types';
+import type { DcaConfig, DcaLot, DcaLotBuy, DcaOrderRef, DcaState, DcaSummary, DcaWaitingBuy } from './types';
+import { AUTO_FUND_MAX_STEPS, AUTO_FUND_STEP_PCT, LOT_ACTIONS } from '../strategy';
 import type {
+  ActionEvent,
   ClosedTrade,
   LogCode,
+  LotInfo,
   OrderRole,
   RejectReason,
   StepResult,
@@ -226,10 +231,18 @@ export function levelPrice(state: DcaState, k: number): number {
   return ladder ? priceAt(ladder, k) : 0;
 }
 
-/** Take-profit price of a lot bought at `buyPrice`: buyPrice × (1 + T), exact, rounded UP to the price step. */
+/**
+ * Take-profit price of a lot bought at `buyPrice`: buyPrice × (1 + T), exact, rounded UP to the price step
+ * (in exact decimals too: the average entry of a lot that funds were added to is off the price grid, and
+ * a float rounding would snap a product a hair above a step down to it).
+ */
 export function takeProfitPrice(config: DcaConfig, buyPrice: number): number {
   const exact = decDiv(decMul(toDec(buyPrice), toDec(100) + toDec(config.tpPct)), toDec(100));
-  return roundUpToStep(Number(decToString(exact)), config.market.priceStep);
+  const step = toDec(config.market.priceStep);
+  if (step <= 0n) return roundUpToStep(Number(decToString(exact)), config.market.priceStep);
+  let n = exact / step;
+  if (n * step < exact) n += 1n;
+  return decToNumber(n * step);
 }
 
 /** Base amount of a buy of A quote at `price`, rounded DOWN to the amount step. */
@@ -312,6 +325,7 @@ function own(cx: Cx): void {
   s.lots = s.lots.map((l) => ({ ...l, tp: cloneRef(l.tp), close: cloneRef(l.close) }));
   s.waitingBuys = s.waitingBuys.map((w) => ({ ...w }));
   s.skippedLevels = [...s.skippedLevels];
+  if (s.lotBuys) s.lotBuys = s.lotBuys.map((b) => ({ ...b }));
 }
 
 function nextId(s: DcaState): string {
@@ -339,6 +353,7 @@ export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaSt
   const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
   const cx: Cx = { s, cmds: [], places: [], ts, owned: false };
   if (s.status !== 'stopped') handle(cx, event);
+  else if (event.type === 'action') refuseWhenStopped(cx, event);
   const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
   return { state: s, commands };
 }
@@ -383,8 +398,7 @@ function handle(cx: Cx, e: StrategyEvent): void {
       beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
       return;
     case 'action':
-      // The Grid Bot DCA has no kind-specific action: one sent to it changes nothing.
-      log(cx, 'warn', 'invalid_value', { field: 'action' });
+      onAction(cx, e);
       return;
   }
 }
@@ -406,6 +420,7 @@ function onTick(cx: Cx, price: number): void {
 
   // running
   if (checkStopPrices(cx, price)) return;
+  autoFundTick(cx, price);
   const high = rangeHigh(s);
   if (s.config.raEnabled && high !== null && price > high) {
     relocate(cx, 'ra_relocated');
@@ -469,7 +484,7 @@ function lotWaitsForTp(s: DcaState): boolean {
   const lots = s.lots;
   for (let i = 0; i < lots.length; i++) {
     const l = lots[i]!;
-    if (!l.tp && !l.close && !l.tpBlocked) return true;
+    if (!l.tp && !l.close && !l.tpBlocked && !l.action) return true;
   }
   return false;
 }
@@ -635,7 +650,8 @@ function rebalance(cx: Cx): void {
   // 1. Take profits missing (read-only decisions first; copies are made only when something changes).
   const needTp: string[] = [];
   for (const lot of s.lots) {
-    if (lot.tp || lot.close || lot.tpBlocked) continue;
+    // A lot the user is selling or forgetting gets no take profit.
+    if (lot.tp || lot.close || lot.tpBlocked || lot.action) continue;
     if (lot.tpRetryAt !== null && cx.ts < lot.tpRetryAt) continue;
     needTp.push(lot.id);
   }
@@ -776,12 +792,18 @@ type Found =
   | { kind: 'entry'; ref: DcaOrderRef }
   | { kind: 'buy'; ref: DcaWaitingBuy; index: number }
   | { kind: 'tp'; ref: DcaOrderRef; lot: DcaLot }
-  | { kind: 'close'; ref: DcaOrderRef; lot: DcaLot };
+  | { kind: 'close'; ref: DcaOrderRef; lot: DcaLot }
+  | { kind: 'lotBuy'; ref: DcaLotBuy; index: number };
 
 function find(s: DcaState, id: string): Found | null {
   if (s.entry && s.entry.clientOrderId === id) return { kind: 'entry', ref: s.entry };
   const index = s.waitingBuys.findIndex((w) => w.clientOrderId === id);
   if (index >= 0) return { kind: 'buy', ref: s.waitingBuys[index]!, index };
+  const lotBuys = s.lotBuys;
+  if (lotBuys) {
+    for (let i = 0; i < lotBuys.length; i++)
+      if (lotBuys[i]!.clientOrderId === id) return { kind: 'lotBuy', ref: lotBuys[i]!, index: i };
+  }
   for (const lot of s.lots) {
     if (lot.tp && lot.tp.clientOrderId === id) return { kind: 'tp', ref: lot.tp, lot };
     if (lot.close && lot.close.clientOrderId === id) return { kind: 'close', ref: lot.close, lot };
@@ -818,10 +840,20 @@ function onFilled(cx: Cx, id: string, amount: number, price: number, fee: number
       s.waitingBuys.splice(f.index, 1);
       if (amount > 0) openLot(cx, id, f.ref.epoch, f.ref.level, amount, price, fee);
       break;
+    case 'lotBuy':
+      s.lotBuys!.splice(f.index, 1);
+      if (amount > 0) fundsFilled(cx, f.ref, amount, price, fee);
+      break;
     case 'tp':
-    case 'close':
-      sellLot(cx, f.lot, amount, price, fee);
+      sellLot(cx, f.lot, f.ref, amount, price, fee);
       resetBackoff(s);
+      // Sold in part only (the lot grew by added funds meanwhile): the rest goes on.
+      settleLotAction(cx, f.lot);
+      break;
+    case 'close':
+      sellLot(cx, f.lot, f.ref, amount, price, fee);
+      resetBackoff(s);
+      if (f.lot.action === 'sell') f.lot.action = null;
       break;
   }
   afterOrderEvent(cx);
@@ -854,11 +886,24 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
       s.waitingBuys.splice(f.index, 1);
       if (got > 0) openLot(cx, id, f.ref.epoch, f.ref.level, got, avgPrice, paid);
       break;
+    case 'lotBuy':
+      s.lotBuys!.splice(f.index, 1);
+      if (got > 0) fundsFilled(cx, f.ref, got, avgPrice, paid);
+      else fundsBuyFailed(cx, f.ref, 'cancelled');
+      break;
     case 'tp':
     case 'close':
-      if (got > 0) sellLot(cx, f.lot, got, avgPrice, paid);
-      if (f.kind === 'tp') f.lot.tp = null;
-      else {
+      if (got > 0) sellLot(cx, f.lot, f.ref, got, avgPrice, paid);
+      if (f.kind === 'tp') {
+        f.lot.tp = null;
+        settleLotAction(cx, f.lot);
+      } else if (f.lot.action === 'sell') {
+        // A user's sale that did not complete: the lot is kept and gets its take profit back.
+        f.lot.close = null;
+        f.lot.action = null;
+        if (cx.s.lots.includes(f.lot))
+          log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, reason: 'cancelled' });
+      } else {
         f.lot.close = null;
         if (cx.s.lots.includes(f.lot))
           log(cx, 'warn', 'close_failed', {
@@ -923,8 +968,18 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
       log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
       break;
     }
+    case 'lotBuy':
+      s.lotBuys!.splice(f.index, 1);
+      fundsBuyFailed(cx, f.ref, reason, message);
+      break;
     case 'close':
       f.lot.close = null;
+      if (f.lot.action === 'sell') {
+        // A user's sale: the lot is kept (its take profit comes back); a stop's attempts are not used.
+        f.lot.action = null;
+        log(cx, 'warn', 'close_failed', { lot_id: f.lot.id, ...params });
+        break;
+      }
       // Funds, minimum and precision refusals will not change by retrying: the lot is kept.
       if (reason !== 'exchange_error' && reason !== 'unknown') f.lot.closeAttempts = DCA_MAX_CLOSE_ATTEMPTS;
       log(cx, 'warn', 'close_failed', {
@@ -989,10 +1044,12 @@ function openLot(
  * when only part of the lot is sold) and removes the lot, or shrinks it on a partial sale. A sale of the
  * whole take-profit amount closes the lot even when rounding left dust below one amount step.
  */
-function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): void {
+function sellLot(cx: Cx, lot: DcaLot, sell: DcaOrderRef, qty: number, price: number, fee: number): void {
   const s = cx.s;
-  const sellAmount = lot.tp?.amount ?? lot.close?.amount ?? lot.qty;
-  const whole = qty >= sellAmount || qty >= lot.qty;
+  // The whole order sold and at most dust (less than one amount step) left: the lot is closed. A lot
+  // that grew by added funds after its take profit was placed keeps the rest.
+  const whole =
+    qty >= lot.qty || (qty >= sell.amount && toDec(lot.qty) - toDec(qty) < toDec(s.config.market.amountStep));
   let buyFee = lot.buyFee;
   if (!whole) {
     const share = decDiv(decMul(toDec(lot.buyFee), toDec(qty)), toDec(lot.qty));
@@ -1010,6 +1067,8 @@ function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): 
     sellFee: fee,
     pnlNet,
   };
+  // Each partial sale is a history row of its own (the whole sale's key is the lot id).
+  if (!whole) trade.key = `${lot.id}#${sell.clientOrderId}`;
   cx.cmds.push({ type: 'record_trade', trade });
   s.realizedPnl = decToString(toDec(s.realizedPnl) + toDec(pnlNet));
   s.closedTrades += 1;
@@ -1027,6 +1086,285 @@ function sellLot(cx: Cx, lot: DcaLot, qty: number, price: number, fee: number): 
     lot.buyFee = Number(decToString(toDec(lot.buyFee) - toDec(buyFee)));
     if (lot.tp) lot.tp = null;
     if (lot.close) lot.close = null;
+  }
+}
+
+// --- pending orders: lot actions and auto-fund ------------------------------------------------------
+
+/** The short name of each lot action in `lot_action_refused` logs (a Map: action names are outside input). */
+const LOT_ACTION_LABELS = new Map<string, string>([
+  [LOT_ACTIONS.addFunds, 'add_funds'],
+  [LOT_ACTIONS.sell, 'sell'],
+  [LOT_ACTIONS.forget, 'forget'],
+  [LOT_ACTIONS.autoFund, 'auto_fund'],
+]);
+
+/** Decimals kept in the average entry price of a lot that funds were added to. */
+function averageDecimals(config: DcaConfig): number {
+  return Math.min(DEC_SCALE, Math.max(10, decimalsOf(config.market.priceStep) + 6));
+}
+
+/** Auto-fund step k triggers at or below firstPrice × (1 − AUTO_FUND_STEP_PCT × k / 100) (exact). */
+export function autoFundTrigger(firstPrice: number, k: number): number {
+  const pct = toDec(100 - AUTO_FUND_STEP_PCT * k);
+  return decToNumber(decDiv(decMul(toDec(firstPrice), pct), toDec(100)));
+}
+
+function hasLotBuy(s: DcaState, lotId: string): boolean {
+  const buys = s.lotBuys;
+  if (!buys) return false;
+  for (let i = 0; i < buys.length; i++) if (buys[i]!.lotId === lotId) return true;
+  return false;
+}
+
+/** The action in flight on a lot (LotInfo.busy); a stop's market sell counts as 'selling'. */
+function lotBusy(s: DcaState, lot: DcaLot): LotInfo['busy'] {
+  if (lot.action === 'sell') return 'selling';
+  if (lot.action === 'forget') return 'deleting';
+  if (hasLotBuy(s, lot.id)) return 'adding';
+  if (lot.close) return 'selling';
+  return null;
+}
+
+/** The open lots as the pending-orders views show them (`Strategy.lots`). */
+export function dcaLots(state: DcaState): LotInfo[] {
+  return state.lots.map((lot) => ({
+    id: lot.id,
+    openedAt: lot.buyTime,
+    qty: lot.qty,
+    entryPrice: lot.buyPrice,
+    cost: Number(formatAmount(decToString(decMul(toDec(lot.qty), toDec(lot.buyPrice))), 10)),
+    firstPrice: lot.firstPrice ?? lot.buyPrice,
+    tpPrice: lot.tp && !lot.tp.cancelling ? lot.tp.price : takeProfitPrice(state.config, lot.buyPrice),
+    autoFund: lot.autoFund ?? false,
+    autoFundSteps: lot.autoFundSteps ?? 0,
+    busy: lotBusy(state, lot),
+  }));
+}
+
+function refuse(cx: Cx, name: string, lotId: string, reason: string): void {
+  log(cx, 'warn', 'lot_action_refused', {
+    lot_id: lotId,
+    action: LOT_ACTION_LABELS.get(name) ?? name,
+    reason,
+  });
+}
+
+function lotIdParam(params: Record<string, unknown>): string | null {
+  const v = params.lotId;
+  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null;
+}
+
+/** A stopped bot ignores every event, but a lot action sent to it is answered (refused). */
+function refuseWhenStopped(cx: Cx, e: ActionEvent): void {
+  const params = e.params !== null && typeof e.params === 'object' ? e.params : {};
+  const lotId = lotIdParam(params);
+  if (LOT_ACTION_LABELS.has(e.name) && lotId !== null) refuse(cx, e.name, lotId, 'not_running');
+}
+
+/**
+ * `{type:'action'}`: the LOT_ACTIONS (add funds, sell, forget, auto-fund on one open lot). Params are
+ * outside input: a wrong one logs `invalid_value`; a lot that cannot take the action is left as it was
+ * (`lot_action_refused`). Unknown names log `invalid_value` {field: 'action'}.
+ */
+function onAction(cx: Cx, e: ActionEvent): void {
+  const s = cx.s;
+  const params = e.params !== null && typeof e.params === 'object' ? e.params : {};
+  if (!LOT_ACTION_LABELS.has(e.name)) return log(cx, 'warn', 'invalid_value', { field: 'action' });
+  const lotId = lotIdParam(params);
+  if (lotId === null) return log(cx, 'warn', 'invalid_value', { field: 'lot_id' });
+  const amount = params.amount;
+  if (e.name === LOT_ACTIONS.addFunds && !positive(amount))
+    return log(cx, 'warn', 'invalid_value', { field: 'amount' });
+  const enabled = params.enabled;
+  if (e.name === LOT_ACTIONS.autoFund && typeof enabled !== 'boolean')
+    return log(cx, 'warn', 'invalid_value', { field: 'enabled' });
+
+  if (s.status !== 'running') return refuse(cx, e.name, lotId, 'not_running');
+  const current = s.lots.find((l) => l.id === lotId);
+  if (!current) return refuse(cx, e.name, lotId, 'unknown_lot');
+  if (e.name === LOT_ACTIONS.autoFund) {
+    own(cx);
+    const lot = s.lots.find((l) => l.id === lotId)!;
+    lot.autoFund = enabled === true;
+    log(cx, 'info', 'auto_fund_set', { lot_id: lotId, enabled: lot.autoFund ? 1 : 0 });
+    return;
+  }
+  const busy = lotBusy(s, current);
+  if (busy !== null) return refuse(cx, e.name, lotId, busy);
+  if (s.lastPrice === null) return refuse(cx, e.name, lotId, 'no_price');
+
+  own(cx);
+  const lot = s.lots.find((l) => l.id === lotId)!;
+  switch (e.name) {
+    case LOT_ACTIONS.addFunds:
+      placeFundsBuy(cx, lot, amount as number, null);
+      break;
+    case LOT_ACTIONS.sell:
+      lot.action = 'sell';
+      if (lot.tp) cancelTakeProfit(cx, lot);
+      else placeUserSale(cx, lot);
+      break;
+    case LOT_ACTIONS.forget:
+      lot.action = 'forget';
+      if (lot.tp) cancelTakeProfit(cx, lot);
+      else forgetLot(cx, lot);
+      break;
+  }
+  afterOrderEvent(cx);
+}
+
+function cancelTakeProfit(cx: Cx, lot: DcaLot): void {
+  if (!lot.tp || lot.tp.cancelling) return;
+  lot.tp.cancelling = true;
+  cx.cmds.push({ type: 'cancel_order', clientOrderId: lot.tp.clientOrderId });
+}
+
+/**
+ * A market buy of `quote` (at the last price) to merge into `lot`; `step` is the auto-fund step, null for
+ * the user's add funds. Below the market minimum nothing is sent (logged). Needs `own(cx)`.
+ */
+function placeFundsBuy(cx: Cx, lot: DcaLot, quote: number, step: number | null): void {
+  const s = cx.s;
+  const price = s.lastPrice!;
+  const amount = roundDownToStep(quote / price, s.config.market.amountStep);
+  const violation = minimumViolation(s.config, amount, price);
+  if (violation) {
+    if (step === null) logBelowMin(cx, 'add_funds', violation, amount, price, { lot_id: lot.id });
+    else log(cx, 'warn', 'auto_fund_skipped', { lot_id: lot.id, step, reason: violation });
+    return;
+  }
+  if (step !== null) {
+    const first = lot.firstPrice ?? lot.buyPrice;
+    // Negative below the first entry (−10 at the first step), as the classic DCA logs it.
+    const drawdown = decDiv(decMul(toDec(price) - toDec(first), toDec(100)), toDec(first));
+    log(cx, 'info', 'auto_fund', {
+      lot_id: lot.id,
+      step,
+      drawdown_pct: Number(formatAmount(decToString(drawdown), 2)),
+      amount: quote,
+    });
+  }
+  const buy: DcaLotBuy = {
+    ...newRef(nextId(s), price, amount),
+    lotId: lot.id,
+    epoch: lot.epoch,
+    level: lot.level,
+    auto: step !== null,
+  };
+  if (step !== null) buy.step = step;
+  (s.lotBuys ??= []).push(buy);
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: buy.clientOrderId,
+    side: 'buy',
+    orderType: 'market',
+    amount,
+    quoteAmount: quote,
+    role: 'add_funds',
+    lotId: lot.id,
+  });
+}
+
+/**
+ * A funds buy filled `qty` at `price` paying `fee`: merged into its lot (exact weighted average entry,
+ * fees added) whose take profit is then moved (cancelled; the normal "lot without TP" path places the
+ * new one at the new average × (1 + T) once the cancel is answered). When the lot is gone (it closed at
+ * its take profit meanwhile) the fill opens a lot of its own, so nothing is lost.
+ */
+function fundsFilled(cx: Cx, buy: DcaLotBuy, qty: number, price: number, fee: number): void {
+  const s = cx.s;
+  const lot = s.lots.find((l) => l.id === buy.lotId);
+  if (!lot) {
+    openLot(cx, buy.clientOrderId, buy.epoch, buy.level, qty, price, fee);
+    return;
+  }
+  const q0 = toDec(lot.qty);
+  const q1 = toDec(qty);
+  const total = q0 + q1;
+  const cost = decMul(q0, toDec(lot.buyPrice)) + decMul(q1, toDec(price));
+  if (lot.firstPrice === undefined) lot.firstPrice = lot.buyPrice;
+  lot.qty = decToNumber(total);
+  lot.buyPrice = Number(formatAmount(decToString(decDiv(cost, total)), averageDecimals(s.config)));
+  lot.buyFee = decToNumber(toDec(lot.buyFee) + toDec(fee));
+  lot.tpBlocked = false;
+  lot.tpRetryAt = null;
+  log(cx, 'info', 'lot_funds_added', {
+    lot_id: lot.id,
+    amount: Number(formatAmount(decToString(decMul(q1, toDec(price))))),
+    qty,
+    price,
+    fee,
+    entry: lot.buyPrice,
+  });
+  cancelTakeProfit(cx, lot);
+}
+
+/** A funds buy ended without a fill (refused, or cancelled by the venue): logged, nothing else changes. */
+function fundsBuyFailed(cx: Cx, buy: DcaLotBuy, reason: string, message?: string): void {
+  if (buy.auto && (reason === 'insufficient_funds' || reason === 'cancelled')) {
+    log(cx, 'warn', 'auto_fund_skipped', { lot_id: buy.lotId, step: buy.step ?? 0, reason });
+    return;
+  }
+  const params: Record<string, string | number> = { role: 'add_funds', reason, lot_id: buy.lotId };
+  if (message) params.message = message.slice(0, 200);
+  if (buy.step !== undefined) params.step = buy.step;
+  log(cx, 'warn', reason === 'insufficient_funds' ? 'insufficient_funds' : 'order_rejected', params);
+}
+
+/** Once a lot being sold or forgotten has no take profit left on the venue: do it. */
+function settleLotAction(cx: Cx, lot: DcaLot): void {
+  if (lot.tp || !lot.action || !cx.s.lots.includes(lot)) return;
+  if (lot.action === 'forget') forgetLot(cx, lot);
+  else if (!lot.close) placeUserSale(cx, lot);
+}
+
+/** Stops tracking the lot: no trade, the assets stay on the account and its ladder level is free. */
+function forgetLot(cx: Cx, lot: DcaLot): void {
+  cx.s.lots = cx.s.lots.filter((l) => l !== lot);
+  log(cx, 'info', 'lot_forgotten', { lot_id: lot.id, qty: lot.qty, price: lot.buyPrice });
+}
+
+/** The user's market sale of a lot (role close); below the minimum it is logged and the lot kept. */
+function placeUserSale(cx: Cx, lot: DcaLot): void {
+  const s = cx.s;
+  const price = s.lastPrice ?? lot.buyPrice;
+  const amount = roundDownToStep(lot.qty, s.config.market.amountStep);
+  const violation = minimumViolation(s.config, amount, price);
+  if (violation) {
+    lot.action = null;
+    logBelowMin(cx, 'close', violation, amount, price, { lot_id: lot.id });
+    return;
+  }
+  lot.close = newRef(nextId(s), price, amount);
+  cx.places.push({
+    type: 'place_order',
+    clientOrderId: lot.close.clientOrderId,
+    side: 'sell',
+    orderType: 'market',
+    amount,
+    role: 'close',
+    lotId: lot.id,
+  });
+}
+
+/**
+ * Auto-fund on a tick of a running bot: each lot with it on, steps left and no action in flight takes
+ * its next step k when the price is at or below firstPrice × (1 − AUTO_FUND_STEP_PCT × k / 100), one
+ * step per lot per tick. Runs on every tick: without a lot with auto-fund on it only reads a flag per lot.
+ */
+function autoFundTick(cx: Cx, price: number): void {
+  const s = cx.s;
+  for (let i = 0; i < s.lots.length; i++) {
+    const l = s.lots[i]!;
+    if (!l.autoFund) continue;
+    const k = (l.autoFundSteps ?? 0) + 1;
+    if (k > AUTO_FUND_MAX_STEPS || l.action || l.close || hasLotBuy(s, l.id)) continue;
+    if (price > autoFundTrigger(l.firstPrice ?? l.buyPrice, k)) continue;
+    own(cx);
+    const lot = s.lots[i]!;
+    lot.autoFundSteps = k;
+    placeFundsBuy(cx, lot, s.config.amount, k);
   }
 }
 
@@ -1067,7 +1405,10 @@ function continueStop(cx: Cx): void {
     }
   }
   const outstanding =
-    s.entry !== null || s.waitingBuys.length > 0 || s.lots.some((l) => l.tp !== null || l.close !== null);
+    s.entry !== null ||
+    s.waitingBuys.length > 0 ||
+    (s.lotBuys?.length ?? 0) > 0 ||
+    s.lots.some((l) => l.tp !== null || l.close !== null);
   if (outstanding) return;
   if (s.stopMode === 'close_market') {
     s.closePhase = true;
@@ -1115,6 +1456,7 @@ export const gridBotDca: Strategy<DcaState, DcaConfig> = {
   step: stepDca,
   samePersisted: samePersistedDca,
   realizedPnl: (s) => s.realizedPnl,
+  lots: dcaLots,
   quietBand: (s) => quietBand(s),
   noteQuietTick(s, price, ts) {
     if (s.status === 'stopped') return;
@@ -1142,8 +1484,22 @@ export function samePersistedDca(a: DcaState, b: DcaState): boolean {
     a.realizedPnl === b.realizedPnl &&
     a.closePhase === b.closePhase &&
     a.lastRangeLogTs === b.lastRangeLogTs &&
-    (a.entry?.clientOrderId ?? '') === (b.entry?.clientOrderId ?? '')
+    (a.entry?.clientOrderId ?? '') === (b.entry?.clientOrderId ?? '') &&
+    (a.lotBuys?.length ?? 0) === (b.lotBuys?.length ?? 0) &&
+    sameAutoFund(a.lots, b.lots)
   );
+}
+
+/** Lots of equal count whose auto-fund flags and steps (what a tick may change in a lot) are the same. */
+function sameAutoFund(a: DcaLot[], b: DcaLot[]): boolean {
+  if (a === b) return true;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if ((x.autoFundSteps ?? 0) !== (y.autoFundSteps ?? 0) || (x.autoFund ?? false) !== (y.autoFund ?? false))
+      return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1221,6 +1577,15 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
     high = Math.min(high, rLow);
   } else {
     return null;
+  }
+  // Auto-fund: a tick at or below a lot's next trigger takes a step (counted even while the lot is busy,
+  // which only makes the band narrower).
+  const lots = s.lots;
+  for (let i = 0; i < lots.length; i++) {
+    const l = lots[i]!;
+    if (!l.autoFund) continue;
+    const k = (l.autoFundSteps ?? 0) + 1;
+    if (k <= AUTO_FUND_MAX_STEPS) low = Math.max(low, autoFundTrigger(l.firstPrice ?? l.buyPrice, k));
   }
   return low < high ? { low, high, until } : null;
 }

@@ -60,6 +60,28 @@ export interface DcaLot {
   /** Market sells sent for it so far (a close is retried while below DCA_MAX_CLOSE_ATTEMPTS, after a
    *  cancel or an exchange error; refusals for funds, minimum or precision end the attempts). */
   closeAttempts?: number;
+  /** The entry price before any added funds (auto-fund steps are measured from it); absent, `buyPrice`. */
+  firstPrice?: number;
+  /** Auto-fund (LOT_ACTIONS.autoFund): a market buy of A at every further AUTO_FUND_STEP_PCT below
+   *  `firstPrice`, at most AUTO_FUND_MAX_STEPS times. Absent: off. */
+  autoFund?: boolean;
+  /** Auto-fund steps already used (bought or skipped), 0..AUTO_FUND_MAX_STEPS; absent: 0. */
+  autoFundSteps?: number;
+  /** A user action in progress: 'sell' (its TP is being cancelled, then it is sold at market; `close`
+   *  is that sale) or 'forget' (its TP is being cancelled, then it is dropped). Absent / null: none. */
+  action?: 'sell' | 'forget' | null;
+}
+
+/** A market buy adding funds to a lot (LOT_ACTIONS.addFunds or an auto-fund step) while on the venue. */
+export interface DcaLotBuy extends DcaOrderRef {
+  /** The lot it is merged into. */
+  lotId: string;
+  /** Epoch and level of that lot: a lot opened from this buy when the lot is gone gets them. */
+  epoch: number;
+  level: number;
+  /** Sent by an auto-fund step (`step`) rather than by the user. */
+  auto: boolean;
+  step?: number;
 }
 
 /** A waiting limit buy of A on a ladder level. */
@@ -106,6 +128,9 @@ export interface DcaState {
   ladderK: number | null;
   /** Whether the open lots leave the ladder fewer buys than # OS (DCA_MAX_OPEN_ORDERS), already logged. */
   orderCapped?: boolean;
+  /** Market buys adding funds to lots, while on the venue (absent in states from before this field). A
+   *  fill is merged into its lot, or opens a lot of its own when that lot is gone meanwhile. */
+  lotBuys?: DcaLotBuy[];
 }
 
 export interface DcaSummary {

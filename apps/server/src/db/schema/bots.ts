@@ -112,6 +112,10 @@ export const botTrades = pgTable(
     pnlNet: money('pnl_net').notNull(),
     fees: money('fees').notNull().default('0'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The lot this sale closed (a lot sold in parts has several rows; lot_key is unique per sale). */
+    lotId: text('lot_id'),
+    /** Deleted by the user from the history pages: hidden from every list and total, kept for replay. */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [
     index('bot_trades_bot_idx').on(t.botId, t.sellTime),
@@ -185,3 +189,13 @@ export const botActions = pgTable(
       .where(sql`status = 'pending'`),
   ],
 );
+
+/** Periodic server jobs (migration 0304): the next run survives restarts; one process claims a run. */
+export const scheduledJobs = pgTable('scheduled_jobs', {
+  name: text('name').primaryKey(),
+  nextRunAt: ts('next_run_at').notNull(),
+  claimedBy: text('claimed_by'),
+  claimedUntil: ts('claimed_until'),
+  lastRunAt: ts('last_run_at'),
+  lastResult: jsonb('last_result'),
+});

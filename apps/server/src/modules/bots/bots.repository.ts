@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, notInArray, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
 
@@ -34,10 +34,37 @@ export interface BotWrite {
 export class BotsRepository {
   constructor(private readonly db: Db) {}
 
-  async insertBot(row: NewBotRow): Promise<BotRow> {
-    const [bot] = await this.db.insert(bots).values(row).returning();
-    if (!bot) throw new Error('bot insert returned nothing');
-    return bot;
+  /**
+   * Inserts a bot. With `cap`, only while the user has fewer than `cap.max` active bots (kinds in
+   * `cap.except` not counted), else `cap.full()` is thrown: counted and inserted under a per-user
+   * transaction lock, so starts arriving at once cannot pass the cap together.
+   */
+  async insertBot(
+    row: NewBotRow,
+    cap?: { max: number; except: string[]; full: () => Error },
+  ): Promise<BotRow> {
+    if (!cap) {
+      const [bot] = await this.db.insert(bots).values(row).returning();
+      if (!bot) throw new Error('bot insert returned nothing');
+      return bot;
+    }
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`bots:${row.userId}`}))`);
+      const [active] = await tx
+        .select({ n: count() })
+        .from(bots)
+        .where(
+          and(
+            eq(bots.userId, row.userId),
+            eq(bots.status, 'active'),
+            cap.except.length ? notInArray(bots.kind, cap.except) : undefined,
+          ),
+        );
+      if ((active?.n ?? 0) >= cap.max) throw cap.full();
+      const [bot] = await tx.insert(bots).values(row).returning();
+      if (!bot) throw new Error('bot insert returned nothing');
+      return bot;
+    });
   }
 
   async byId(id: string): Promise<BotRow | null> {
@@ -225,14 +252,14 @@ export class BotsRepository {
     const rows = await this.db
       .select()
       .from(botTrades)
-      .where(eq(botTrades.botId, botId))
+      .where(and(eq(botTrades.botId, botId), isNull(botTrades.deletedAt)))
       .orderBy(desc(botTrades.sellTime), desc(botTrades.id))
       .limit(perPage)
       .offset((page - 1) * perPage);
     const [agg] = await this.db
       .select({ n: count(), pnl: sum(botTrades.pnlNet) })
       .from(botTrades)
-      .where(eq(botTrades.botId, botId));
+      .where(and(eq(botTrades.botId, botId), isNull(botTrades.deletedAt)));
     return { rows, total: Number(agg?.n ?? 0), totalPnl: agg?.pnl ?? '0' };
   }
 

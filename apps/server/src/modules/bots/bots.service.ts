@@ -4,7 +4,6 @@ import {
   LIMITS,
   MIN_TP_SEP_PCT,
   type ClosedBotView,
-  type PendingOrderView,
   EXCHANGE_KEYS,
   exchangeDisplayName,
   fillMessage,
@@ -33,8 +32,6 @@ export interface KindFigures {
   figures(row: BotRow, state: unknown, price: number | null, now: number): { pnl: number; ttr: number };
   /** Not a bot the user started but what one left behind (a VNC): not counted by MAX_BOTS_PER_USER. */
   leftover?: boolean;
-  /** The bot's pending orders (the dialog and the global page); the Grid Bot DCA lists its open lots. */
-  pending?(row: BotRow, state: unknown): PendingOrderView[];
 }
 
 /**
@@ -220,6 +217,16 @@ export class BotsService {
         pnl: Number(r.pnl),
       };
     });
+  }
+
+  /** The cap a started bot's insert must respect (MAX_BOTS_PER_USER; a leftover kind is not counted). */
+  startCap(): { max: number; except: string[]; full: () => Error } {
+    const max = this.ctx.config.MAX_BOTS_PER_USER;
+    return {
+      max,
+      except: this.leftoverKinds(),
+      full: () => conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max })),
+    };
   }
 
   private leftoverKinds(): string[] {

@@ -17,6 +17,8 @@ import { BotsRepository } from './bots.repository';
 import { BotsService } from './bots.service';
 import { classicDcaRoutes } from './classic-dca/routes';
 import { gridDcaRoutes } from './grid-dca/routes';
+import { historyRoutes } from './history/routes';
+import { pendingRoutes } from './pending/routes';
 import { BotRunner } from './runner';
 
 const tags = ['bots'];
@@ -62,6 +64,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   await app.register(gridDcaRoutes, { ctx, repo, runner, bots });
   await app.register(classicDcaRoutes, { ctx, repo, runner, bots });
+  await app.register(historyRoutes, { ctx });
+  await app.register(pendingRoutes, { ctx, repo, runner, bots });
 
   const auth = { onRequest: app.authenticate };
 

@@ -3,10 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotEventView, DcaTradeView, PendingOrderView } from '@bytx/contract';
-import { errorMessage } from '../api/client';
+import { api, errorMessage } from '../api/client';
+import { useSession, userIdOf } from '../session/session';
 import type { BotIdentity, ClosedBotRow, StopMode } from './api';
 import { fmt, fmtDate, pnlColor } from './format';
 import { Pager } from './Pager';
+import { PendingActionDialogs, PendingRowActions, type PendingActionRequest } from './PendingActions';
 import type { BotScreen } from './screen';
 import { bodyOnlyTid, dialogTid, tid } from './testIds';
 
@@ -215,6 +217,20 @@ export function TradeHistoryDialog({
     queryFn: () => load(bot!, page),
     enabled: bot !== null,
   });
+  const historyUser = userIdOf(useSession().user);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  /** Deletes (hides) one trade after the spec's confirm (§5), then reloads the page. */
+  const removeTrade = async (id: number) => {
+    if (!window.confirm(t('bots.history.confirmDelete'))) return;
+    setDeleteError(null);
+    try {
+      await api(`/api/dca/history/${id}`, { method: 'DELETE', query: { user_id: historyUser } });
+    } catch (err) {
+      setDeleteError(t('bots.history.deleteFailed', { message: errorMessage(err) }));
+    }
+    const r = await q.refetch();
+    if (r.data && r.data.historial.length === 0 && page > 1) setPage(page - 1);
+  };
   return (
     <DialogShell
       screen={screen}
@@ -232,6 +248,11 @@ export function TradeHistoryDialog({
           {t('bots.errors.historyLoadMsg', { message: errorMessage(q.error, t('bots.errors.historyLoad')) })}
         </Alert>
       )}
+      {deleteError && (
+        <Alert color="red" data-testid={tid(ids, 'history-delete-error')}>
+          {deleteError}
+        </Alert>
+      )}
       {q.data && q.data.historial.length === 0 && (
         <Text data-testid={tid(ids, 'history-empty')}>{t('bots.history.empty')}</Text>
       )}
@@ -244,6 +265,7 @@ export function TradeHistoryDialog({
             t('bots.history.buy'),
             t('bots.history.sell'),
             t('bots.history.pnl'),
+            '',
           ]}
         >
           {q.data.historial.map((r) => (
@@ -255,6 +277,17 @@ export function TradeHistoryDialog({
               <Table.Td>{fmt(r.sell_price, 4)}</Table.Td>
               <Table.Td c={pnlColor(r.pnl_net)} data-testid={tid(ids, 'history-pnl')}>
                 {fmt(r.pnl_net, 8)}
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-xs"
+                  color="red"
+                  variant="light"
+                  onClick={() => void removeTrade(r.id)}
+                  data-testid={tid(ids, 'history-delete')}
+                >
+                  {t('bots.history.delete')}
+                </Button>
               </Table.Td>
             </Table.Tr>
           ))}
@@ -270,7 +303,11 @@ export function TradeHistoryDialog({
   );
 }
 
-/** The bot's open orders (lots), 6 a page; the screen's catalog names the limit column (`<ns>.pending.limit`). */
+/**
+ * The bot's open orders (lots), 6 a page; the screen's catalog names the limit column (`<ns>.pending.limit`).
+ * Each row has the pending-order actions (sell, add funds, delete, auto-fund ON/OFF, each confirmed);
+ * the list reloads after each, and every 2 s while an order is busy.
+ */
 export function PendingOrdersDialog({
   screen,
   bot,
@@ -285,10 +322,13 @@ export function PendingOrdersDialog({
   const { t } = useTranslation();
   const { ids } = screen;
   const { page, setPage, close } = usePage(onClose);
+  const userId = userIdOf(useSession().user);
+  const [request, setRequest] = useState<PendingActionRequest | null>(null);
   const q = useQuery({
     queryKey: [screen.scope, 'pending', bot?.id, page],
     queryFn: () => load(bot!, page),
     enabled: bot !== null,
+    refetchInterval: (query) => (query.state.data?.orders.some((o) => o.busy) ? 2_000 : false),
   });
   return (
     <DialogShell
@@ -314,6 +354,7 @@ export function PendingOrdersDialog({
             t('bots.pending.amount'),
             t('bots.pending.qty'),
             t('bots.pending.status'),
+            t('bots.pendingActions.actions'),
           ]}
         >
           {q.data.orders.map((o) => (
@@ -330,11 +371,26 @@ export function PendingOrdersDialog({
                   {t(o.status === 'open' ? 'bots.pending.open' : 'bots.pending.completed')}
                 </Badge>
               </Table.Td>
+              <Table.Td>
+                <PendingRowActions
+                  prefix={tid(ids, 'pending')}
+                  order={o}
+                  autoFund={o.auto_fund === true}
+                  onRequest={setRequest}
+                />
+              </Table.Td>
             </Table.Tr>
           ))}
         </RowsTable>
       )}
       <Pager page={page} pages={q.data?.pages ?? 1} onPage={setPage} />
+      <PendingActionDialogs
+        prefix={tid(ids, 'pending')}
+        userId={userId}
+        request={request}
+        onClose={() => setRequest(null)}
+        onDone={() => void q.refetch()}
+      />
     </DialogShell>
   );
 }

@@ -28,7 +28,6 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
         ttr: sum.cycleStart === null ? 0 : Math.max(0, Math.round((now - sum.cycleStart) / 1000)),
       };
     },
-    pending: (row, state) => classic.pending(row, state),
   });
   bots.kinds.set(CLASSIC_VNC, {
     needsPrice: false,
@@ -37,7 +36,6 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
       pnl: Number((state as VncState).realizedPnl) || 0,
       ttr: Math.round((now - row.startedAt.getTime()) / 1000),
     }),
-    pending: () => [],
   });
   const auth = { onRequest: app.authenticate };
 

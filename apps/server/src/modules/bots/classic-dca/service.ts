@@ -9,7 +9,6 @@ import {
   TP_VNC_DEFAULT,
   TP_VNC_OPTIONS,
   type ClassicBotView,
-  type PendingOrderView,
   type StartBotBody,
   type VncView,
 } from '@bytx/contract';
@@ -216,14 +215,18 @@ export class ClassicDcaService {
       if (err instanceof ClassicDcaConfigError) throw badRequest(err.message);
       throw err;
     }
-    let row = await this.insert(userId, {
-      id,
-      kind: CLASSIC_DCA,
-      exchange,
-      symbol,
-      config: cfgJson,
-      state,
-    }).catch((err: unknown) => {
+    let row = await this.insert(
+      userId,
+      {
+        id,
+        kind: CLASSIC_DCA,
+        exchange,
+        symbol,
+        config: cfgJson,
+        state,
+      },
+      true,
+    ).catch((err: unknown) => {
       if (isUniqueViolation(err)) {
         throw conflict(fillMessage(CLASSIC_DCA_MESSAGES.alreadyActive, { exchange, symbol }));
       }
@@ -238,18 +241,23 @@ export class ClassicDcaService {
     };
   }
 
+  /** `capped`: a bot the user starts (MAX_BOTS_PER_USER); a VNC the server creates is not. */
   private async insert(
     userId: string,
     r: { id: string; kind: string; exchange: string; symbol: string; config: unknown; state: unknown },
+    capped = false,
   ): Promise<BotRow> {
     const run = this.ctx.config.BOT_RUNNER;
-    return this.repo.insertBot({
-      ...r,
-      userId,
-      status: 'active',
-      leasedBy: run ? this.runner.deps.runnerId : null,
-      leaseUntil: run ? new Date(Date.now() + 30_000) : null,
-    });
+    return this.repo.insertBot(
+      {
+        ...r,
+        userId,
+        status: 'active',
+        leasedBy: run ? this.runner.deps.runnerId : null,
+        leaseUntil: run ? new Date(Date.now() + 30_000) : null,
+      },
+      capped ? this.bots.startCap() : undefined,
+    );
   }
 
   /**
@@ -465,29 +473,6 @@ export class ClassicDcaService {
         const dca = summarizeClassicDca(s, s.lastPrice ?? 0).dca;
         return { symbol: r.symbol, exchange: r.exchange, dca: dca === null ? null : round(dca, 10) };
       });
-  }
-
-  /** The open position as the bot's one pending order (entry = average, limit = its take profit). */
-  pending(row: BotRow, raw: unknown): PendingOrderView[] {
-    const state = raw as ClassicDcaState;
-    const sum = summarizeClassicDca(state, state.lastPrice ?? 0);
-    if (sum.qty <= 0 || sum.dca === null) return [];
-    return [
-      {
-        id: `${row.id}-c${state.cycle}`,
-        bot_id: row.id,
-        created_at: new Date(sum.cycleStart ?? row.startedAt.getTime()).toISOString(),
-        exchange: row.exchange,
-        symbol: row.symbol,
-        entry_price: round(sum.dca, 10),
-        limit_price: sum.tpPrice ?? round(sum.dca * (1 + state.config.tpPct / 100), 10),
-        amount_quote: round(sum.cost, 8),
-        amount_base: sum.qty,
-        qty: sum.qty,
-        quote: row.symbol.split('/')[1] ?? 'USDT',
-        status: 'open',
-      },
-    ];
   }
 }
 

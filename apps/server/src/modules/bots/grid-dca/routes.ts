@@ -2,7 +2,6 @@ import {
   actualizarBotDcaBody,
   botsActivosQuery,
   historyQuery,
-  pendingOrdersQuery,
   raToggleBody,
   relocateBody,
   startBotDcaBody,
@@ -87,15 +86,6 @@ export const gridDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
     '/api/dca/relocate',
     { ...auth, schema: { tags, summary: 'Re-anchor the ladder at the current price', body: relocateBody } },
     async (req) => dca.relocate(currentUser(req).id, req.body.exchange, req.body.symbol),
-  );
-
-  app.get(
-    '/api/dca/pending_orders',
-    {
-      ...auth,
-      schema: { tags, summary: 'Open lots (pending orders) of a bot', querystring: pendingOrdersQuery },
-    },
-    async (req) => dca.pendingOrders(currentUser(req).id, req.query),
   );
 
   app.get(

@@ -5,7 +5,6 @@ import {
   fillMessage,
   type DcaBotView,
   type DcaTradeView,
-  type PendingOrderView,
   type StartBotDcaBody,
 } from '@bytx/contract';
 import {
@@ -161,18 +160,21 @@ export class DcaService {
     const cfgJson: DcaBotConfigJson = { amount, tp, sep, os: osRaw, apartado, leverage, direction };
     let row: BotRow;
     try {
-      row = await this.repo.insertBot({
-        id,
-        userId,
-        kind: GRID_DCA,
-        exchange,
-        symbol,
-        config: cfgJson,
-        state,
-        status: 'active',
-        leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
-        leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
-      });
+      row = await this.repo.insertBot(
+        {
+          id,
+          userId,
+          kind: GRID_DCA,
+          exchange,
+          symbol,
+          config: cfgJson,
+          state,
+          status: 'active',
+          leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
+          leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
+        },
+        this.bots.startCap(),
+      );
     } catch (err) {
       // The partial unique index: a concurrent start of the same pair.
       if (
@@ -236,57 +238,6 @@ export class DcaService {
     return { success: true, message: DCA_MESSAGES.relocated, precio: state.anchor ?? before };
   }
 
-  private pendingOf(row: BotRow, state: DcaState): PendingOrderView[] {
-    const quote = row.symbol.split('/')[1] ?? 'USDT';
-    return state.lots.map((lot) => ({
-      id: lot.id,
-      bot_id: row.id,
-      created_at: new Date(lot.buyTime).toISOString(),
-      exchange: row.exchange,
-      symbol: row.symbol,
-      entry_price: lot.buyPrice,
-      limit_price: lot.tp?.price ?? round(lot.buyPrice * (1 + state.config.tpPct / 100)),
-      amount_quote: round(lot.qty * lot.buyPrice, 8),
-      amount_base: lot.qty,
-      qty: lot.qty,
-      quote,
-      status: 'open' as const,
-    }));
-  }
-
-  async pendingOrders(
-    userId: string,
-    q: {
-      exchange?: string | undefined;
-      symbol?: string | undefined;
-      bot_id?: string | undefined;
-      page: number;
-      per_page: number;
-    },
-  ) {
-    let rows: BotRow[];
-    if (q.bot_id) rows = [await this.bots.ownBot(userId, q.bot_id)];
-    else if (q.exchange && q.symbol) {
-      const r = await this.repo.activeFor(userId, q.exchange.toLowerCase(), asciiTrim(q.symbol), GRID_DCA);
-      rows = r ? [r] : [];
-    } else rows = await this.repo.listByUser(userId, 'active', GRID_DCA);
-    const all = rows
-      .flatMap((r) => {
-        try {
-          const state: unknown = this.runner.handle(r.id)?.state ?? r.state;
-          const other = r.kind === GRID_DCA ? null : this.bots.kinds.get(r.kind);
-          if (other) return other.pending?.(r, state) ?? [];
-          return this.pendingOf(r, state as DcaState);
-        } catch {
-          return []; // A bot whose state cannot be read has nothing to list; the others do.
-        }
-      })
-      .sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const pages = Math.max(1, Math.ceil(all.length / q.per_page));
-    const page = Math.min(q.page, pages);
-    const orders = all.slice((page - 1) * q.per_page, page * q.per_page);
-    return { success: true, orders, rows: orders, page, pages, total: all.length };
-  }
   async history(userId: string, botId: string, page: number, perPage: number) {
     await this.bots.ownBot(userId, botId);
     const { rows, total, totalPnl } = await this.repo.tradesPage(botId, page, perPage);

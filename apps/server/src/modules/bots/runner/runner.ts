@@ -3,7 +3,7 @@ import { botKinds } from '../kinds';
 import { BotHandle, type HandleHost } from './bot-handle';
 import { ActionForwarder } from './forwarding';
 import { ProblemWatch, type PausingProblem } from './problems';
-import type { AnyState, KindRegistry, MarketKey, RunnerDeps } from './types';
+import type { AnyState, AnyStrategy, KindRegistry, MarketKey, RunnerDeps } from './types';
 
 /**
  * Runs bots of every kind: leases active bots, feeds them ticks from the market hub and order updates
@@ -44,6 +44,11 @@ export class BotRunner implements HandleHost {
 
   get size() {
     return this.bots.size;
+  }
+
+  /** The strategy that runs bots of `kind` (the services read kind-neutral views through it). */
+  strategyOf(kind: string): AnyStrategy | undefined {
+    return this.kinds.get(kind);
   }
 
   /** Leases and resumes every active bot (reconciling each before it trades), then keeps the lease alive. */

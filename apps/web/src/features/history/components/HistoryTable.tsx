@@ -1,0 +1,165 @@
+import { HISTORY_PAGE_SIZES, type GlobalHistoryRow } from '@bytx/contract';
+import { ActionIcon, Button, Group, NativeSelect, ScrollArea, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { fix8, signColor } from './format';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A time in the user's zone on two short lines (date, time), so the table keeps its PnL column in view. */
+function When({ iso }: { iso: string }) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return <>—</>;
+  return (
+    <span title={d.toLocaleString()} style={{ whiteSpace: 'nowrap' }}>
+      {`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`}
+      <br />
+      {`${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`}
+    </span>
+  );
+}
+
+/** The middle panel: rows-per-page choice, the page's rows with a delete button each, and the pager. */
+export function HistoryTable({
+  rows,
+  loading,
+  page,
+  pages,
+  perPage,
+  busy,
+  onPage,
+  onPerPage,
+  onDelete,
+}: {
+  rows: GlobalHistoryRow[] | null;
+  loading: boolean;
+  page: number;
+  pages: number;
+  perPage: number;
+  busy: boolean;
+  onPage: (page: number) => void;
+  onPerPage: (perPage: number) => void;
+  onDelete: (row: GlobalHistoryRow) => void;
+}) {
+  const { t } = useTranslation();
+  const k = (key: string) => t(`history.table.${key}`);
+  return (
+    <>
+      <Group justify="flex-end" mb="xs">
+        <NativeSelect
+          size="xs"
+          label={k('perPage')}
+          value={String(perPage)}
+          data={HISTORY_PAGE_SIZES.map(String)}
+          onChange={(e) => onPerPage(Number(e.currentTarget.value))}
+          data-testid="gh-per-page"
+        />
+      </Group>
+      {loading && <Text data-testid="gh-loading">{k('loading')}</Text>}
+      {!loading && rows?.length === 0 && <Text data-testid="gh-empty">{k('empty')}</Text>}
+      {!loading && rows && rows.length > 0 && (
+        <ScrollArea type="auto">
+          <Table
+            striped
+            highlightOnHover
+            fz="xs"
+            horizontalSpacing={6}
+            verticalSpacing={4}
+            data-testid="gh-table"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {['id', 'bot', 'symbol', 'exchange', 'qty', 'buy', 'sell', 'buyTime', 'sellTime', 'pnl'].map(
+                  (c) => (
+                    <Table.Th key={c}>{k(c)}</Table.Th>
+                  ),
+                )}
+                <Table.Th aria-label={k('actions')} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.id} data-testid="gh-row" data-id={r.id}>
+                  <Table.Td>{r.id}</Table.Td>
+                  <Table.Td title={r.bot_id}>{r.bot_id.slice(0, 8)}</Table.Td>
+                  <Table.Td>{r.symbol}</Table.Td>
+                  <Table.Td>{r.exchange}</Table.Td>
+                  <Table.Td>{fix8(r.qty)}</Table.Td>
+                  <Table.Td>{fix8(r.buy_price)}</Table.Td>
+                  <Table.Td>{fix8(r.sell_price)}</Table.Td>
+                  <Table.Td>
+                    <When iso={r.buy_time} />
+                  </Table.Td>
+                  <Table.Td>
+                    <When iso={r.sell_time} />
+                  </Table.Td>
+                  <Table.Td c={signColor(r.pnl_net)} data-testid="gh-row-pnl">
+                    {fix8(r.pnl_net)}
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      size="sm"
+                      color="red"
+                      variant="light"
+                      disabled={busy}
+                      onClick={() => onDelete(r)}
+                      aria-label={k('delete')}
+                      title={k('delete')}
+                      data-testid="gh-row-delete"
+                    >
+                      ✕
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+      <Group justify="center" gap={4} mt="sm">
+        <Button
+          size="xs"
+          variant="default"
+          disabled={page <= 1}
+          onClick={() => onPage(1)}
+          aria-label={k('first')}
+          data-testid="gh-first"
+        >
+          «
+        </Button>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={page <= 1}
+          onClick={() => onPage(page - 1)}
+          aria-label={k('prev')}
+          data-testid="gh-prev"
+        >
+          ‹
+        </Button>
+        <Text size="sm" px="xs" data-testid="gh-page-info">
+          {t('history.table.pageOf', { page, pages })}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={page >= pages}
+          onClick={() => onPage(page + 1)}
+          aria-label={k('next')}
+          data-testid="gh-next"
+        >
+          ›
+        </Button>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={page >= pages}
+          onClick={() => onPage(pages)}
+          aria-label={k('last')}
+          data-testid="gh-last"
+        >
+          »
+        </Button>
+      </Group>
+    </>
+  );
+}
