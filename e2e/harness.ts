@@ -63,7 +63,7 @@ export async function startServer(
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -72,7 +72,7 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start in 120 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
