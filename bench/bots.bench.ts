@@ -186,6 +186,8 @@ async function run(nBots: number, ticks: number, scenario: Scenario = 'stress') 
       kind: 'dca',
       exchange: EX,
       symbol,
+      marketType: 'Spot',
+      leverage: 1,
       config: {},
       state,
       status: 'active',

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
-import { DCA_MESSAGES } from '@bytx/contract';
+import { DCA_MESSAGES, DERIVATIVES_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { runners } from '../src/modules/bots/routes';
@@ -81,7 +81,10 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
         /^Monto insuficiente\. El mínimo para BTC\/USDT es ≈ 5 USDT \([\d.]+ unidades a precio 100000\)$/,
       ],
       [{ os: '2.5' }, 400, /# OS/],
-      [{ apartado: 'Perpetual' }, 400, /not available for paper trading/],
+      [{ direction: 'SHORT' }, 400, DERIVATIVES_MESSAGES.shortOnSpot],
+      [{ direction: 'SHORT', apartado: undefined }, 400, DERIVATIVES_MESSAGES.shortOnSpot],
+      [{ apartado: 'Perpetual', leverage: 201 }, 400, /leverage must be at most 200/],
+      [{ apartado: 'Perpetual', leverage: 126 }, 400, /above the maximum of BTC\/USDT:USDT on binance \(125x\)/],
       [{ apartado: 'Nope' }, 400, /apartado/],
     ];
     for (const [over, status, message] of cases) {
@@ -279,13 +282,16 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
       (await call(alice, 'POST', '/api/apartado_usuario', { user_id: bob.email, apartado: 'Spot' })).status,
     ).toBe(403);
     expect((await call(alice, 'GET', '/api/apartado_usuario')).body.apartado).toBe('Margin');
-    // The saved type is used when a start names none: paper accounts refuse it.
+    // The saved type is used when a start names none: an Inverse SOL bot needs SOL margin in the
+    // derivatives wallet, which a paper account is not seeded with (USDT, BTC and ETH only).
     const r = await start(bob, { apartado: undefined, symbol: 'ETH/USDT' });
     expect(r.status).toBe(200);
     await call(bob, 'POST', '/api/apartado_usuario', { user_id: bob.email, apartado: 'Inverse' });
     const r2 = await start(bob, { apartado: undefined, symbol: 'SOL/USDT' });
     expect(r2.status).toBe(400);
-    expect(r2.body.error).toMatch(/not available for paper trading/);
+    expect(r2.body.error).toMatch(
+      /^This bot needs [\d.]+ SOL of margin \(20 USD at 1x\) but the derivatives wallet has 0 SOL available\./,
+    );
   });
 
   it('lists current prices, resumes, and shows the event log (404 for another user)', async () => {

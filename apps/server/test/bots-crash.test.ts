@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { gridSummary, type GridState } from '@bytx/engine';
 import { describe, expect, it } from 'vitest';
 import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
 import { startServer, type RunningServer } from '../../../e2e/harness';
@@ -19,6 +20,10 @@ const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 /** Grid Bot DCA users, then classic DCA users (one paper account each, so balances check per bot). */
 const USERS = 3;
 const CLASSIC_USERS = 2;
+/** Then one Grid bot user (spot, long) and one user with a SHORT Grid Bot DCA on the perpetual (issue 14). */
+const GRID_USERS = 1;
+const SHORT_USERS = 1;
+const PERP = 'BTC/USDT:USDT';
 const EX = 'binance';
 const SYM = 'BTC/USDT';
 const PASSWORD = 'Crash-Test-Passw0rd!';
@@ -118,7 +123,7 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     let acted = 0;
     const answers: Record<string, number> = {};
     try {
-      for (let i = 0; i < USERS + CLASSIC_USERS; i++) {
+      for (let i = 0; i < USERS + CLASSIC_USERS + GRID_USERS + SHORT_USERS; i++) {
         const email = `crash${i}@example.com`;
         await registerViaApi(server.baseUrl, server.outboxDir, email, PASSWORD);
         const token = await loginViaApi(server.baseUrl, email, PASSWORD);
@@ -128,7 +133,46 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
       const mc = await post(server.baseUrl, '/api/min_cost', { exchange: EX, symbol: SYM }, users[0]!.token);
       p0 = Math.round(Number(mc.price));
       await post(server.baseUrl, '/api/dev/market/price', { exchange: EX, symbol: SYM, price: p0 });
-      for (const u of users.slice(USERS)) {
+      for (const u of users.slice(USERS + CLASSIC_USERS, USERS + CLASSIC_USERS + GRID_USERS)) {
+        // A long spot grid 0.5 % apart over the walk's range: it buys and sells as the price moves.
+        await post(
+          server.baseUrl,
+          '/api/gridbot/start',
+          {
+            user: u.email,
+            exchange: EX,
+            pair: SYM,
+            marketType: 'spot',
+            lowPrice: String(Math.round(p0 * 0.965)),
+            highPrice: String(Math.round(p0 * 1.035)),
+            amountPerLevel: '20',
+            stepPercentage: '0.5',
+            profitCurrency: 'quote',
+            position: 'long',
+          },
+          u.token,
+        );
+      }
+      for (const u of users.slice(USERS + CLASSIC_USERS + GRID_USERS)) {
+        // A SHORT Grid Bot DCA on the perpetual at 2x (its liquidation price is far above the walk).
+        await post(
+          server.baseUrl,
+          '/api/start_bot_dca',
+          {
+            symbol: SYM,
+            amount: '25',
+            tp: '0.5',
+            separacion: '0.5',
+            os: '4',
+            exchange: EX,
+            apartado: 'Perpetual',
+            direction: 'SHORT',
+            leverage: 2,
+          },
+          u.token,
+        );
+      }
+      for (const u of users.slice(USERS, USERS + CLASSIC_USERS)) {
         // Classic DCA: base order at once (no trend rule), safety orders 0.5 % apart, new cycles (r) and
         // re-armed levels (r_os), so the walk below keeps it buying and selling.
         await post(
@@ -221,9 +265,11 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     const database = await openDatabase({ dataDir });
     try {
       const q = (text: string, params?: unknown[]) => database.sql.query(text, params);
-      const bots = await q(`SELECT id, user_id, kind, state, status FROM bots`);
-      expect(bots.filter((b) => b.kind === 'dca')).toHaveLength(USERS);
+      const bots = await q(`SELECT id, user_id, kind, state, status, market_type FROM bots`);
+      expect(bots.filter((b) => b.kind === 'dca')).toHaveLength(USERS + SHORT_USERS);
+      expect(bots.filter((b) => b.kind === 'dca' && b.market_type === 'Perpetual')).toHaveLength(SHORT_USERS);
       expect(bots.filter((b) => b.kind === 'classic_dca')).toHaveLength(CLASSIC_USERS);
+      expect(bots.filter((b) => b.kind === 'grid')).toHaveLength(GRID_USERS);
       const problems: string[] = [];
       for (const bot of bots) {
         const botId = String(bot.id);
@@ -267,10 +313,25 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
           if (j.status === 'pending_submit') problems.push(`${cid}: still pending_submit after reconcile`);
         }
         // 2. No fill lost: balances equal what the journal's fills and the open lots say.
-        const [acct] = await q(`SELECT balances FROM paper_accounts WHERE user_id = $1 AND exchange = $2`, [
-          bot.user_id,
-          EX,
-        ]);
+        const [acct] = await q(
+          `SELECT balances, derivatives FROM paper_accounts WHERE user_id = $1 AND exchange = $2`,
+          [bot.user_id, EX],
+        );
+        if (bot.market_type !== 'Spot') {
+          // A derivatives bot: its position on the venue equals the journal's net fills and its open lots.
+          const d = acct!.derivatives as { positions?: { symbol: string; side: string; contracts: number }[] };
+          const pos = (d?.positions ?? []).find((p) => p.symbol === PERP);
+          const onVenue = pos ? (pos.side === 'short' ? -pos.contracts : pos.contracts) : 0;
+          let net = 0;
+          for (const j of journal) net += (j.side === 'buy' ? 1 : -1) * Number(j.filled);
+          const lots = -(state.lots ?? []).reduce((sum, l) => sum + l.qty, 0);
+          if (Math.abs(onVenue - net) > 1e-8)
+            problems.push(`bot ${botId}: venue position ${onVenue}, journal fills ${net}`);
+          if (Math.abs(onVenue - lots) > 1e-8)
+            problems.push(`bot ${botId} (SHORT): venue position ${onVenue}, strategy holds ${lots}`);
+          expect(journal.filter((j) => j.status === 'filled').length, 'the bots traded').toBeGreaterThan(1);
+          continue;
+        }
         const bal = acct!.balances as Record<string, { free: number; used: number }>;
         const btc = (bal.BTC?.free ?? 0) + (bal.BTC?.used ?? 0);
         const usdt = (bal.USDT?.free ?? 0) + (bal.USDT?.used ?? 0);
@@ -292,7 +353,9 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
         const held =
           bot.kind === 'dca'
             ? (state.lots ?? []).reduce((s, l) => s + l.qty, 0)
-            : Number(state.position?.qty ?? 0);
+            : bot.kind === 'grid'
+              ? gridSummary(bot.state as GridState).baseHeld
+              : Number(state.position?.qty ?? 0);
         if (Math.abs(btc - base) > 1e-8)
           problems.push(`bot ${botId}: venue BTC ${btc}, journal fills ${base}`);
         if (Math.abs(btc - held) > 1e-8)

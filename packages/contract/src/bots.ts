@@ -19,11 +19,6 @@ export const DCA_MESSAGES = {
   pairNotAvailable: '⚠️ This pair is not available on {exchange}.',
   badAmount: 'El monto ingresado no es un número válido.',
   belowMinCost: 'Monto insuficiente. El mínimo para {pair} es ≈ {x} USDT ({n} unidades a precio {p})',
-  paperOnlySpot:
-    '{apartado} is not available for paper trading: paper accounts trade Spot only. Choose Spot or connect live API keys.',
-  /** Live keys: derivatives orders (perpetual, inverse, margin) are not built yet; spot orders are not sent in their place. */
-  derivativesNotYet:
-    '{apartado} is not available yet: Grid Bot DCA trades Spot only for now. Choose Spot to start this bot.',
   leverageNoExchange: 'Please select an Exchange before setting leverage.',
   alreadyActive: 'A Grid Bot DCA is already active for {symbol} on {exchange}.',
   noActiveBot: 'No active Grid Bot DCA for {symbol} on {exchange}.',
@@ -102,7 +97,14 @@ export const startBotDcaBody = z.object({
   exchange: z.string().max(40).optional(),
   user_id: userIdField,
   apartado: marketTypeSchema.optional(),
-  leverage: z.coerce.number().int().min(1).max(200).optional(),
+  /** Leverage of a derivatives bot (default: the stored one for the pair, else 1). */
+  leverage: z.coerce
+    .number({ message: 'leverage must be a number' })
+    .int('leverage must be an integer')
+    .min(LIMITS.minLeverage, `leverage must be at least ${LIMITS.minLeverage}`)
+    .max(LIMITS.maxLeverage, `leverage must be at most ${LIMITS.maxLeverage}`)
+    .optional(),
+  /** LONG (default) or SHORT (derivatives market types only). */
   direction: directionSchema.optional(),
 });
 export type StartBotDcaBody = z.infer<typeof startBotDcaBody>;
@@ -154,17 +156,6 @@ export const historyQuery = z.object({
   bot_id: z.uuid({ message: 'bot_id must be a bot id' }),
   page: z.coerce.number().int().min(1).max(100000).default(1),
   per_page: z.coerce.number().int().min(1).max(200).default(DCA_PAGE.history),
-});
-
-export const setLeverageBody = z.object({
-  user_id: userIdField,
-  exchange: z.string().trim().max(40).optional(),
-  symbol: symbolField.optional(),
-  leverage: z.coerce
-    .number({ message: 'leverage must be a number' })
-    .int('leverage must be an integer')
-    .min(1, 'leverage must be at least 1')
-    .max(200, 'leverage must be at most 200'),
 });
 
 export const apartadoBody = z.object({ user_id: userIdField, apartado: marketTypeSchema });

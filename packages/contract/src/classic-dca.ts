@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { marketTypeSchema, pairBody, stopModeSchema, symbolField, type BotProblem } from './bots';
+import { directionSchema, marketTypeSchema, pairBody, stopModeSchema, symbolField, type BotProblem } from './bots';
+import { leverageField } from './derivatives';
 import { userIdField } from './common';
 
 /**
@@ -56,6 +57,10 @@ export const startBotBody = z.object({
   r: looseBool.optional(),
   r_os: looseBool.optional(),
   apartado: marketTypeSchema.optional(),
+  /** LONG only for this bot (a SHORT is refused with DERIVATIVES_MESSAGES.classicLongOnly). */
+  direction: directionSchema.optional(),
+  /** Leverage of a derivatives bot (default: the stored one, else 1). */
+  leverage: leverageField.optional(),
   /** The 70-period moving-average trend rule for new cycles (default on). */
   trend_filter: looseBool.optional(),
   /** 10 USDT at market per confirmed reversal candle below the average entry (default on). */

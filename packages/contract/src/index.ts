@@ -12,3 +12,5 @@ export * from './bots';
 export * from './classic-dca';
 export * from './pending';
 export * from './history';
+export * from './derivatives';
+export * from './grid';

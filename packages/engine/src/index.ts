@@ -5,3 +5,5 @@ export * from './grid-dca/strategy';
 export * from './classic-dca/types';
 export * from './classic-dca/strategy';
 export * from './classic-dca/vnc';
+export * from './grid/types';
+export * from './grid/strategy';

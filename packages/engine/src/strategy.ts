@@ -51,6 +51,11 @@ export type StrategyEvent =
   | { type: 'set_tp_plus'; tpPlus: number | null; ts?: number }
   | { type: 'set_ra'; enabled: boolean; ts?: number }
   | { type: 'stop'; mode: StopMode; ts: number }
+  /** The venue liquidated the bot's position (derivatives) at `price` (`contracts` as the venue counts
+   *  them). The runner has already delivered the `order_cancelled` of the bot's orders on that market.
+   *  The strategy records what was open as closed trades at `price`, logs `liquidated` and stops
+   *  (reason 'liquidated'). */
+  | { type: 'liquidated'; price: number; contracts: number; ts: number }
   /** A kind-specific action (a user's "add funds", an outside signal): `name` says which, the
    *  strategy validates `params` (outside input) and logs `invalid_value` when they are wrong. */
   | ActionEvent;
@@ -64,8 +69,10 @@ export interface ActionEvent {
 
 export type StopMode = 'close_market' | 'cancel_only';
 
-/** What an order is for (journal column `role`). Grid Bot DCA: entry, ladder_buy, take_profit, close;
- *  classic DCA adds base, safety, add_funds, smart_buy, vnc_sell. */
+/** What an order is for (journal column `role`). Grid Bot DCA: entry, ladder_buy, take_profit, close
+ *  (a SHORT's entry and ladder orders are sells, its take profits and closes buys); classic DCA adds
+ *  base, safety, add_funds, smart_buy, vnc_sell; the Grid bot: grid_init (the market order that buys the
+ *  base for the sell levels, or sells it short), grid_buy, grid_sell (its level orders), close. */
 export type OrderRole =
   | 'entry'
   | 'ladder_buy'
@@ -75,7 +82,10 @@ export type OrderRole =
   | 'safety'
   | 'add_funds'
   | 'smart_buy'
-  | 'vnc_sell';
+  | 'vnc_sell'
+  | 'grid_buy'
+  | 'grid_sell'
+  | 'grid_init';
 
 /** Where a command goes: absent, the bot's own exchange and symbol (a strategy trading two markets names one). */
 export interface CommandTarget {
@@ -99,8 +109,10 @@ export interface PlaceOrderCommand extends CommandTarget {
   role: OrderRole;
   /** The lot a take-profit or close sell belongs to. */
   lotId?: string;
-  /** The ladder level (k in L_k) of an entry or ladder buy. */
+  /** The ladder level (k in L_k) of an entry or ladder buy (the Grid bot: the index of the level). */
   level?: number;
+  /** Derivatives: the order may only reduce the position (take profits and closes); never set on spot. */
+  reduceOnly?: boolean;
 }
 
 export interface CancelOrderCommand extends CommandTarget {
@@ -163,7 +175,8 @@ export type LogCode =
   | 'lot_forgotten'
   | 'auto_fund_set'
   | 'auto_fund'
-  | 'auto_fund_skipped';
+  | 'auto_fund_skipped'
+  | 'liquidated';
 
 export interface LogCommand {
   type: 'log';
@@ -182,7 +195,9 @@ export type StopReason =
   /** Classic DCA with `r` off: the cycle closed at its take profit. */
   | 'cycle_done'
   /** A VNC sold completely. */
-  | 'sold';
+  | 'sold'
+  /** The venue liquidated the position (derivatives). */
+  | 'liquidated';
 
 export interface StoppedCommand {
   type: 'stopped';

@@ -29,6 +29,8 @@ export interface SimOptions {
   delayCancels?: boolean;
   /** Deliver every order event of even client ids twice (as a runner may after a restart). */
   duplicateEvents?: boolean;
+  /** Derivatives semantics (venue-core.ts): a sell opens a short, reduceOnly is enforced. */
+  derivatives?: boolean;
 }
 
 export type SimOrder = BookOrder;

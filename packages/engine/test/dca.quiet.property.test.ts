@@ -56,6 +56,8 @@ const scenarioArb = fc.record({
   fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }),
   /** Turn auto-fund on for every lot as soon as it is open. */
   autoFundAll: fc.boolean(),
+  /** A SHORT bot on derivatives (price moves, SL and TP+ mirrored). */
+  short: fc.boolean(),
 });
 
 /** Prices to try inside (low, high): next to each edge and a few inside. */
@@ -98,7 +100,8 @@ describe('quietBand (property)', () => {
           tpPct: s.tpPct,
           sepPct: s.sepPct,
           os: s.os,
-          direction: 'LONG',
+          direction: s.short ? 'SHORT' : 'LONG',
+          ...(s.short ? { derivatives: true } : {}),
           market: {
             amountStep: 0.0001,
             priceStep: STEP,
@@ -116,7 +119,10 @@ describe('quietBand (property)', () => {
           partialFills: s.partialFills,
           delayCancels: s.delayCancels,
           duplicateEvents: false,
+          derivatives: s.short,
         });
+        // SHORT: moves mirrored (falls become rises, so auto-fund steps trigger), SL above, TP+ below.
+        const dir = s.short ? -1 : 1;
         let ts = 1_700_000_000_000;
         sim.onStep = (x) => {
           checked += checkState(x.state, ts, s.fractions);
@@ -127,7 +133,7 @@ describe('quietBand (property)', () => {
         for (const a of s.actions) {
           if (sim.state.status === 'stopped') break;
           if (a.kind === 'move') {
-            price = onGrid(price * (1 + a.pct / 100));
+            price = onGrid(price * (1 + (dir * a.pct) / 100));
             ts += a.dt;
             sim.tick(price, ts);
             if (s.autoFundAll) {
@@ -146,13 +152,13 @@ describe('quietBand (property)', () => {
           else if (a.kind === 'sl')
             sim.act({
               type: 'set_sl',
-              sl: a.pctBelow === null ? null : onGrid(price * (1 - a.pctBelow / 100)),
+              sl: a.pctBelow === null ? null : onGrid(price * (1 - (dir * a.pctBelow) / 100)),
               ts,
             });
           else if (a.kind === 'tpPlus')
             sim.act({
               type: 'set_tp_plus',
-              tpPlus: a.pctAbove === null ? null : onGrid(price * (1 + a.pctAbove / 100)),
+              tpPlus: a.pctAbove === null ? null : onGrid(price * (1 + (dir * a.pctAbove) / 100)),
               ts,
             });
           else sim.act({ type: 'stop', mode: a.mode, ts });

@@ -65,12 +65,14 @@ describe('Grid Bot DCA start', () => {
   });
 
   it('refuses configurations it cannot run', () => {
+    // SHORT needs a derivatives market (on spot there is nothing to sell first).
     expect(() => createDcaBot('b', dcaConfig({ direction: 'SHORT' }))).toThrow(DcaConfigError);
     try {
       createDcaBot('b', dcaConfig({ direction: 'SHORT' }));
     } catch (e) {
-      expect((e as DcaConfigError).code).toBe('short_not_supported');
+      expect((e as DcaConfigError).code).toBe('short_needs_derivatives');
     }
+    expect(() => createDcaBot('b', dcaConfig({ direction: 'SHORT', derivatives: true }))).not.toThrow();
     expect(() => createDcaBot('b', dcaConfig({ amount: 0 }))).toThrow(/amount/);
     expect(() => createDcaBot('b', dcaConfig({ tpPct: -1 }))).toThrow(/tpPct/);
     expect(() => createDcaBot('b', dcaConfig({ sepPct: 100 }))).toThrow(/sepPct/);

@@ -42,6 +42,14 @@ export interface CoreOptions {
   redeliver?: (event: StrategyEvent & { clientOrderId: string }) => boolean;
   /** An order cancelled after a partial fill reports its fill in order_cancelled. */
   reportCancelledFill?: boolean;
+  /**
+   * Derivatives semantics (one-way position, 1x collateral): a sell needs no base (it opens or grows a
+   * short: `base` goes negative) but reserves its cost + fee of quote as collateral like a buy; its fill
+   * credits the proceeds less the fee. Buys are as on spot. A reduceOnly order that would grow the
+   * position (or flip it) is rejected; reduceOnly orders need no margin (reserve nothing, and the quote
+   * may go below zero). Off: spot (a sell needs the base).
+   */
+  derivatives?: boolean;
 }
 
 const FEE_UNIT = 10n ** 10n; // fees rounded down to 8 decimals (18 − 10)
@@ -151,15 +159,53 @@ export class VenueCore<S> {
     this.onRejected(cmd);
   }
 
+  /** Whether a reduceOnly order of `side` for `amount` would grow or flip the position (derivatives). */
+  private growsPosition(cmd: PlaceOrderCommand, amount: Dec): boolean {
+    if (!cmd.reduceOnly) return false;
+    const pos = this.base;
+    return cmd.side === 'buy' ? pos >= 0n || amount > -pos : pos <= 0n || amount > pos;
+  }
+
   private place(cmd: PlaceOrderCommand): void {
     if (this.placed.has(cmd.clientOrderId)) throw new Error(`client order id repeated: ${cmd.clientOrderId}`);
     this.placed.set(cmd.clientOrderId, cmd);
     const amount = toDec(cmd.amount ?? 0);
+    if (cmd.reduceOnly && !this.core.derivatives) throw new Error(`reduceOnly on spot: ${cmd.clientOrderId}`);
+    if (this.core.derivatives && this.growsPosition(cmd, amount)) return this.reject(cmd);
+    if (this.core.derivatives && cmd.side === 'sell') {
+      if (cmd.orderType === 'market') {
+        const cost = decMul(amount, toDec(this.price));
+        const fee = this.fee(cost);
+        if (!cmd.reduceOnly && this.quote < cost + fee) return this.reject(cmd);
+        this.base -= amount;
+        this.quote += cost - fee;
+        this.onFilledAll(cmd.clientOrderId, cmd.amount!, this.price, num(fee));
+        this.onCharge(cmd.clientOrderId, fee);
+        this.queue.push({
+          type: 'order_filled',
+          clientOrderId: cmd.clientOrderId,
+          price: this.price,
+          amount: cmd.amount!,
+          fee: num(fee),
+          ts: this.ts,
+        });
+        return;
+      }
+      // A reduceOnly sell closes a long: it needs no collateral.
+      const cost = decMul(amount, toDec(cmd.price!));
+      const reserved = cmd.reduceOnly ? 0n : cost + this.fee(cost);
+      if (this.quote < reserved) return this.reject(cmd);
+      this.quote -= reserved;
+      this.book.set(cmd.clientOrderId, { cmd, reserved, filled: 0n, fee: 0n });
+      this.match();
+      return;
+    }
     if (cmd.orderType === 'market') {
       const cost = decMul(amount, toDec(this.price));
       const fee = this.fee(cost);
       if (cmd.side === 'buy') {
-        if (this.quote < cost + fee) return this.reject(cmd);
+        // A reduceOnly buy closes a short: no margin needed (the quote may dip below zero).
+        if (!cmd.reduceOnly && this.quote < cost + fee) return this.reject(cmd);
         this.quote -= cost + fee;
         this.base += amount;
       } else {
@@ -182,7 +228,7 @@ export class VenueCore<S> {
     const price = toDec(cmd.price!);
     if (cmd.side === 'buy') {
       const cost = decMul(amount, price);
-      const reserved = cost + this.fee(cost);
+      const reserved = cmd.reduceOnly ? 0n : cost + this.fee(cost);
       if (this.quote < reserved) return this.reject(cmd);
       this.quote -= reserved;
       this.book.set(cmd.clientOrderId, { cmd, reserved, filled: 0n, fee: 0n });
@@ -203,7 +249,7 @@ export class VenueCore<S> {
     const o = this.book.get(id);
     if (!o) return; // already filled: its fill event is queued or delivered
     this.book.delete(id);
-    if (o.cmd.side === 'buy') this.quote += o.reserved;
+    if (o.cmd.side === 'buy' || this.core.derivatives) this.quote += o.reserved;
     else this.base += o.reserved;
     const e: StrategyEvent =
       this.core.reportCancelledFill && o.filled > 0n
@@ -238,6 +284,12 @@ export class VenueCore<S> {
         o.reserved -= share;
         this.quote += share - cost - fee;
         this.base += part;
+      } else if (this.core.derivatives) {
+        // A short sale: the collateral of this part comes back with the proceeds less the fee.
+        const share = half ? (o.reserved * part) / amount : o.reserved;
+        o.reserved -= share;
+        this.quote += share + cost - fee;
+        this.base -= part;
       } else {
         o.reserved -= part;
         this.quote += cost - fee;

@@ -1,11 +1,13 @@
 import { EXCHANGES } from '@bytx/contract';
 import ccxt from 'ccxt';
+import { isSwapSymbol, marketTypeOf } from './derivatives';
 import {
   AuthenticationError,
   InsufficientFundsError,
   InvalidOrderError,
   NotSupportedError,
   OrderNotFoundError,
+  UnsupportedFeatureError,
   VenueError,
   VenueNetworkError,
   VenueRateLimitError,
@@ -17,14 +19,20 @@ import type {
   Candle,
   CreateOrderRequest,
   DepositAddress,
+  FundingRate,
+  Liquidation,
+  LiquidationListener,
   Market,
   Order,
   OrderBook,
   OrderListener,
   OrderStatus,
+  Position,
   Ticker,
   Timeframe,
+  TransferWallet,
   Venue,
+  WalletType,
 } from './types';
 
 /**
@@ -40,10 +48,19 @@ interface CcxtMarket {
   quote: string;
   active?: boolean | null;
   spot?: boolean;
+  swap?: boolean;
+  linear?: boolean | null;
+  inverse?: boolean | null;
+  settle?: string | null;
+  contractSize?: number | null;
   taker?: number | null;
   maker?: number | null;
   precision?: { amount?: number | null; price?: number | null };
-  limits?: { amount?: { min?: number | null }; cost?: { min?: number | null } };
+  limits?: {
+    amount?: { min?: number | null };
+    cost?: { min?: number | null };
+    leverage?: { max?: number | null };
+  };
 }
 
 export interface CcxtVenueOptions {
@@ -86,7 +103,7 @@ export function precisionStep(value: unknown, precisionMode: number): number {
 export function toMarket(m: CcxtMarket, precisionMode: number): Market {
   const amountStep = precisionStep(m.precision?.amount, precisionMode);
   const priceStep = precisionStep(m.precision?.price, precisionMode);
-  return {
+  const market: Market = {
     symbol: m.symbol,
     base: m.base,
     quote: m.quote,
@@ -98,6 +115,19 @@ export function toMarket(m: CcxtMarket, precisionMode: number): Market {
     taker: num(m.taker) ?? 0.001,
     maker: num(m.maker) ?? 0.001,
   };
+  if (m.swap === true) {
+    // Swap amounts are contracts (ccxt's unit); margin and PnL are in `settle`.
+    const maxLeverage = num(m.limits?.leverage?.max);
+    Object.assign(market, {
+      type: 'swap',
+      linear: m.linear === true,
+      inverse: m.inverse === true,
+      settle: m.settle ?? m.quote,
+      contractSize: num(m.contractSize) ?? 1,
+      ...(maxLeverage !== null ? { maxLeverage } : {}),
+    });
+  }
+  return market;
 }
 
 const STATUS: Record<string, OrderStatus> = {
@@ -127,6 +157,7 @@ interface CcxtOrder {
   timestamp?: unknown;
   lastUpdateTimestamp?: unknown;
   lastTradeTimestamp?: unknown;
+  reduceOnly?: unknown;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -152,6 +183,49 @@ export function toOrder(input: unknown): Order {
     fee: feeCost === null ? null : { cost: feeCost, currency: str(o.fee?.currency) },
     timestamp: num(o.timestamp) ?? Date.now(),
     lastUpdateTimestamp: num(o.lastUpdateTimestamp) ?? num(o.lastTradeTimestamp),
+    ...(o.reduceOnly === true ? { reduceOnly: true } : {}),
+  };
+}
+
+/** The fields of a ccxt position we read. */
+interface CcxtPosition {
+  symbol?: unknown;
+  side?: unknown;
+  contracts?: unknown;
+  contractSize?: unknown;
+  entryPrice?: unknown;
+  markPrice?: unknown;
+  notional?: unknown;
+  leverage?: unknown;
+  collateral?: unknown;
+  initialMargin?: unknown;
+  liquidationPrice?: unknown;
+  unrealizedPnl?: unknown;
+  timestamp?: unknown;
+}
+
+/** A ccxt position in our shape (`settle` from the market; funding paid is not reported: 0). */
+export function toPosition(input: unknown, settle: string): Position {
+  const p = (input ?? {}) as CcxtPosition;
+  const symbol = str(p.symbol);
+  const type = marketTypeOf(symbol);
+  return {
+    symbol,
+    marketType: type === 'Spot' ? 'Margin' : type,
+    side: p.side === 'short' ? 'short' : 'long',
+    contracts: Math.abs(num(p.contracts) ?? 0),
+    contractSize: num(p.contractSize) ?? 1,
+    entryPrice: num(p.entryPrice) ?? 0,
+    markPrice: num(p.markPrice) ?? 0,
+    notional: Math.abs(num(p.notional) ?? 0),
+    leverage: num(p.leverage) ?? 1,
+    collateral: num(p.collateral) ?? num(p.initialMargin) ?? 0,
+    marginMode: 'isolated',
+    liquidationPrice: num(p.liquidationPrice),
+    unrealizedPnl: num(p.unrealizedPnl) ?? 0,
+    settle,
+    fundingPaid: 0,
+    timestamp: num(p.timestamp) ?? Date.now(),
   };
 }
 
@@ -233,6 +307,14 @@ export class CcxtVenue implements Venue {
   readonly ccxt: CcxtExchange;
   private readonly hasKeys: boolean;
   private marketsCache: Record<string, Market> | null = null;
+  /** Builds the derivatives instance (same keys and HTTP layer; swap markets only). */
+  private readonly makeDerivatives: () => CcxtExchange;
+  private derivatives: CcxtExchange | null = null;
+  private swapCache: Record<string, Market> | null = null;
+  /** When loading the swap markets last failed (ms): retried after a minute, not on every call. */
+  private swapFailedAt = 0;
+  /** Live isolated margin has no leverage setting: what the bot asked for, kept here. */
+  private readonly marginLeverage = new Map<string, number>();
 
   constructor(opts: CcxtVenueOptions) {
     this.exchange = opts.exchange;
@@ -249,20 +331,68 @@ export class CcxtVenue implements Venue {
     };
     if (ccxtId === 'binance' || ccxtId === 'bybit' || ccxtId === 'okx')
       spotOnly.fetchMarkets = { types: ['spot'] };
-    this.ccxt = new Klass({
-      enableRateLimit: true,
-      timeout: 15_000,
-      ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-      ...(opts.secret ? { secret: opts.secret } : {}),
-      ...(opts.password ? { password: opts.password } : {}),
-      ...opts.ccxtOptions,
-      options: { ...spotOnly, ...(opts.ccxtOptions?.options ?? {}) },
-    });
-    if (sandbox) this.ccxt.setSandboxMode(true);
-    if (opts.fetchImplementation) {
-      (this.ccxt as unknown as { fetchImplementation: unknown }).fetchImplementation =
-        opts.fetchImplementation;
+    const make = (options: Record<string, unknown>): CcxtExchange => {
+      const ex = new Klass({
+        enableRateLimit: true,
+        timeout: 15_000,
+        ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+        ...(opts.secret ? { secret: opts.secret } : {}),
+        ...(opts.password ? { password: opts.password } : {}),
+        ...opts.ccxtOptions,
+        options: { ...options, ...(opts.ccxtOptions?.options ?? {}) },
+      });
+      if (sandbox) ex.setSandboxMode(true);
+      if (opts.fetchImplementation) {
+        (ex as unknown as { fetchImplementation: unknown }).fetchImplementation = opts.fetchImplementation;
+      }
+      return ex;
+    };
+    this.ccxt = make(spotOnly);
+    // Swaps live on a second instance: its market list (linear and inverse perpetuals) is loaded only
+    // when a swap is used, and the spot instance keeps loading spot markets only.
+    const swapOnly: Record<string, unknown> = {
+      defaultType: 'swap',
+      fetchCurrencies: false,
+      fetchMargins: false,
+    };
+    if (ccxtId === 'binance' || ccxtId === 'bybit') swapOnly.fetchMarkets = { types: ['linear', 'inverse'] };
+    if (ccxtId === 'okx') swapOnly.fetchMarkets = { types: ['swap'] };
+    this.makeDerivatives = () => make(swapOnly);
+  }
+
+  /** The ccxt instance of swaps (created on first use). */
+  private get swapExchange(): CcxtExchange {
+    this.derivatives ??= this.makeDerivatives();
+    return this.derivatives;
+  }
+
+  /** The ccxt instance that trades `symbol`: the swap one for swap symbols. */
+  private exchangeFor(symbol: string | undefined): CcxtExchange {
+    return symbol !== undefined && isSwapSymbol(symbol) ? this.swapExchange : this.ccxt;
+  }
+
+  /** Throws UnsupportedFeatureError when ccxt says the exchange's API lacks `capability`. */
+  private requireHas(ex: CcxtExchange, capability: string, what = capability): void {
+    const has = (ex.has as Record<string, unknown>)[capability];
+    if (!has) throw new UnsupportedFeatureError(this.exchange, what);
+  }
+
+  /** The exchange's perpetual swaps (linear and inverse), loaded once. */
+  private async loadSwapMarkets(): Promise<Record<string, Market>> {
+    if (this.swapCache) return this.swapCache;
+    const ex = this.swapExchange;
+    if (!ex.has.swap) {
+      this.swapCache = {};
+      return this.swapCache;
     }
+    const raw = await this.call(() => ex.loadMarkets());
+    const out: Record<string, Market> = {};
+    for (const m of Object.values(raw) as (CcxtMarket | undefined)[]) {
+      if (!m || m.swap !== true || !(m.linear === true || m.inverse === true)) continue;
+      out[m.symbol] = toMarket(m, Number(ex.precisionMode));
+    }
+    this.swapCache = out;
+    return out;
   }
 
   /** Public market data only (no keys): the hub's source with MARKET_DATA=live. */
@@ -290,7 +420,23 @@ export class CcxtVenue implements Venue {
     }
   }
 
+  /**
+   * Spot markets, plus the perpetual swaps where the exchange has them. The swaps are best effort:
+   * when their list cannot be loaded the spot markets are returned alone (tried again after 60 s).
+   */
   async loadMarkets(): Promise<Record<string, Market>> {
+    const spot = await this.loadSpotMarkets();
+    if (this.swapCache) return { ...spot, ...this.swapCache };
+    if (!this.ccxt.has.swap || Date.now() - this.swapFailedAt < 60_000) return spot;
+    try {
+      return { ...spot, ...(await this.loadSwapMarkets()) };
+    } catch {
+      this.swapFailedAt = Date.now();
+      return spot;
+    }
+  }
+
+  private async loadSpotMarkets(): Promise<Record<string, Market>> {
     if (this.marketsCache) return this.marketsCache;
     const raw = await this.call(() => this.ccxt.loadMarkets());
     const out: Record<string, Market> = {};
@@ -304,7 +450,8 @@ export class CcxtVenue implements Venue {
   }
 
   private async market(symbol: string): Promise<Market> {
-    const m = (await this.loadMarkets())[symbol];
+    const list = isSwapSymbol(symbol) ? await this.loadSwapMarkets() : await this.loadSpotMarkets();
+    const m = list[symbol];
     if (!m)
       throw new InvalidOrderError(`${this.exchange} does not list ${symbol}`, this.exchange, 'bad_symbol');
     return m;
@@ -312,7 +459,8 @@ export class CcxtVenue implements Venue {
 
   async fetchTicker(symbol: string): Promise<Ticker> {
     await this.market(symbol);
-    const t = await this.call(() => this.ccxt.fetchTicker(symbol));
+    const ex = this.exchangeFor(symbol);
+    const t = await this.call(() => ex.fetchTicker(symbol));
     const last = num(t.last) ?? num(t.close) ?? 0;
     return {
       symbol,
@@ -326,7 +474,8 @@ export class CcxtVenue implements Venue {
 
   async fetchOrderBook(symbol: string, limit = 10): Promise<OrderBook> {
     await this.market(symbol);
-    const b = await this.call(() => this.ccxt.fetchOrderBook(symbol, limit));
+    const ex = this.exchangeFor(symbol);
+    const b = await this.call(() => ex.fetchOrderBook(symbol, limit));
     const lv = (x: unknown[][]): [number, number][] =>
       x.slice(0, limit).map((l) => [Number(l[0]), Number(l[1])] as [number, number]);
     return { symbol, bids: lv(b.bids), asks: lv(b.asks), timestamp: num(b.timestamp) ?? Date.now() };
@@ -334,13 +483,24 @@ export class CcxtVenue implements Venue {
 
   async fetchOHLCV(symbol: string, timeframe: Timeframe, since?: number, limit?: number): Promise<Candle[]> {
     await this.market(symbol);
-    const rows = await this.call(() => this.ccxt.fetchOHLCV(symbol, timeframe, since, limit));
+    const ex = this.exchangeFor(symbol);
+    const rows = await this.call(() => ex.fetchOHLCV(symbol, timeframe, since, limit));
     return rows.map((r) => r.map((v) => Number(v)) as Candle);
   }
 
-  async fetchBalance(): Promise<Balances> {
+  /**
+   * The spot wallet; `{type: 'swap'}` the derivatives wallet (Binance: USDⓈ-M), `{type: 'margin'}`
+   * the margin wallet (ccxt's `type` parameter).
+   */
+  async fetchBalance(params?: { type?: WalletType }): Promise<Balances> {
     this.requireKeys();
-    const b = await this.call(() => this.ccxt.fetchBalance());
+    const type = params?.type;
+    if (type === 'swap') this.requireHas(this.ccxt, 'swap', 'a derivatives wallet');
+    if (type === 'margin') this.requireHas(this.ccxt, 'margin', 'margin trading');
+    const ex = type === 'swap' ? this.swapExchange : this.ccxt;
+    const b = await this.call(() =>
+      type && type !== 'spot' ? ex.fetchBalance({ type }) : ex.fetchBalance(),
+    );
     const out: Balances = {};
     const free = (b.free ?? {}) as unknown as Record<string, number | undefined>;
     const used = (b.used ?? {}) as unknown as Record<string, number | undefined>;
@@ -356,6 +516,15 @@ export class CcxtVenue implements Venue {
   async createOrder(req: CreateOrderRequest): Promise<Order> {
     this.requireKeys();
     const m = await this.market(req.symbol);
+    const swap = m.type === 'swap';
+    if (req.marginMode === 'isolated' && !swap) this.requireHas(this.ccxt, 'margin', 'margin trading');
+    if (req.reduceOnly && !swap && req.marginMode !== 'isolated') {
+      throw new InvalidOrderError(
+        `reduceOnly applies to derivatives and margin orders only, not to spot ${req.symbol}`,
+        this.exchange,
+        'other',
+      );
+    }
     const amount = floorToStep(req.amount, m.amountStep);
     if (!(amount > 0) || (m.minAmount > 0 && amount < m.minAmount)) {
       throw new InvalidOrderError(
@@ -370,19 +539,27 @@ export class CcxtVenue implements Venue {
         throw new InvalidOrderError('A limit order needs a positive price', this.exchange, 'bad_price');
       }
       price = roundToStep(req.price, m.priceStep);
-      if (m.minCost > 0 && amount * price < m.minCost) {
+      // Linear contracts are worth contractSize × price; inverse ones have no minimum value here;
+      // reduce-only orders are exempt (a remainder must be closable).
+      const value = amount * price * (swap ? (m.contractSize ?? 1) : 1);
+      if (m.minCost > 0 && !m.inverse && !req.reduceOnly && value < m.minCost) {
         throw new InvalidOrderError(
-          `Order value ${amount * price} ${m.quote} is below the minimum ${m.minCost} ${m.quote} for ${m.symbol}`,
+          `Order value ${value} ${m.quote} is below the minimum ${m.minCost} ${m.quote} for ${m.symbol}`,
           this.exchange,
           'min_cost',
         );
       }
     }
-    const o = await this.call(() =>
-      this.ccxt.createOrder(req.symbol, req.type, req.side, amount, price, {
-        clientOrderId: req.clientOrderId,
-      }),
-    );
+    const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
+    if (swap && req.reduceOnly) params.reduceOnly = true;
+    if (!swap && req.marginMode === 'isolated') {
+      params.marginMode = 'isolated';
+      // Binance borrows (or repays) automatically with the order only when asked.
+      if (this.ccxt.id === 'binance') params.sideEffectType = req.reduceOnly ? 'AUTO_REPAY' : 'MARGIN_BUY';
+      else if (req.reduceOnly) params.reduceOnly = true;
+    }
+    const ex = this.exchangeFor(req.symbol);
+    const o = await this.call(() => ex.createOrder(req.symbol, req.type, req.side, amount, price, params));
     const order = toOrder(o);
     // Some exchanges answer a create with only the id: fill in what we sent.
     return {
@@ -394,25 +571,30 @@ export class CcxtVenue implements Venue {
       remaining: order.amount ? order.remaining : amount - order.filled,
       price: order.price ?? price ?? null,
       clientOrderId: order.clientOrderId ?? req.clientOrderId,
+      ...(req.reduceOnly ? { reduceOnly: true } : {}),
+      ...(req.marginMode === 'isolated' && !swap ? { marginMode: 'isolated' as const } : {}),
     };
   }
 
   async cancelOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
-    const o = await this.call(() => this.ccxt.cancelOrder(id, symbol));
+    const ex = this.exchangeFor(symbol);
+    const o = await this.call(() => ex.cancelOrder(id, symbol));
     return { ...toOrder(o), symbol };
   }
 
   async fetchOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
-    return toOrder(await this.call(() => this.ccxt.fetchOrder(id, symbol)));
+    const ex = this.exchangeFor(symbol);
+    return toOrder(await this.call(() => ex.fetchOrder(id, symbol)));
   }
 
   async fetchOrderByClientId(clientOrderId: string, symbol: string): Promise<Order | null> {
     this.requireKeys();
     try {
+      const ex = this.exchangeFor(symbol);
       const o = await this.call(() =>
-        this.ccxt.fetchOrder('', symbol, { clientOrderId, origClientOrderId: clientOrderId }),
+        ex.fetchOrder('', symbol, { clientOrderId, origClientOrderId: clientOrderId }),
       );
       const order = toOrder(o);
       if (order.clientOrderId === null || order.clientOrderId === clientOrderId) {
@@ -426,8 +608,9 @@ export class CcxtVenue implements Venue {
     const open = await this.fetchOpenOrders(symbol);
     const hit = open.find((o) => o.clientOrderId === clientOrderId);
     if (hit) return hit;
-    if (this.ccxt.has.fetchClosedOrders) {
-      const closed = await this.call(() => this.ccxt.fetchClosedOrders(symbol));
+    const ex = this.exchangeFor(symbol);
+    if (ex.has.fetchClosedOrders) {
+      const closed = await this.call(() => ex.fetchClosedOrders(symbol));
       const c = closed.map(toOrder).find((o) => o.clientOrderId === clientOrderId);
       if (c) return c;
     }
@@ -436,7 +619,8 @@ export class CcxtVenue implements Venue {
 
   async fetchOpenOrders(symbol?: string): Promise<Order[]> {
     this.requireKeys();
-    const list = await this.call(() => this.ccxt.fetchOpenOrders(symbol));
+    const ex = this.exchangeFor(symbol);
+    const list = await this.call(() => ex.fetchOpenOrders(symbol));
     return list.map(toOrder);
   }
 
@@ -477,6 +661,159 @@ export class CcxtVenue implements Venue {
     return r.enableWithdrawals === true || r.enableWithdrawals === 'true';
   }
 
+  // --- derivatives and margin -----------------------------------------------------------------------
+
+  /**
+   * Swaps: isolated margin mode (`setMarginMode`, where the exchange has it; "already isolated" is
+   * fine), then `setLeverage`. Spot symbols (Margin): live isolated margin has no leverage setting,
+   * the value is only kept for `fetchLeverage`.
+   */
+  async setLeverage(leverage: number, symbol: string): Promise<number> {
+    this.requireKeys();
+    // What the exchange lacks is named before anything is asked of it.
+    if (isSwapSymbol(symbol)) {
+      this.requireHas(this.swapExchange, 'setLeverage');
+      this.requireHas(this.ccxt, 'swap', 'perpetual swaps');
+    } else this.requireHas(this.ccxt, 'margin', 'margin trading');
+    const m = await this.market(symbol);
+    const max = m.maxLeverage;
+    if (!Number.isInteger(leverage) || leverage < 1 || (max !== undefined && leverage > max)) {
+      throw new InvalidOrderError(
+        `Leverage must be a whole number from 1 to ${max ?? 'the market maximum'} on ${symbol} (got ${String(leverage)})`,
+        this.exchange,
+        'other',
+      );
+    }
+    if (m.type !== 'swap') {
+      this.marginLeverage.set(symbol, leverage);
+      return leverage;
+    }
+    const ex = this.swapExchange;
+    this.requireHas(ex, 'setLeverage');
+    if (ex.has.setMarginMode) {
+      try {
+        await ex.setMarginMode('isolated', symbol, { leverage });
+      } catch (err) {
+        if (!isNoChange(err)) throw translateCcxtError(err, this.exchange);
+      }
+    }
+    try {
+      await ex.setLeverage(leverage, symbol);
+    } catch (err) {
+      if (!isNoChange(err)) throw translateCcxtError(err, this.exchange);
+    }
+    return leverage;
+  }
+
+  async fetchLeverage(symbol: string): Promise<number> {
+    this.requireKeys();
+    if (!isSwapSymbol(symbol)) return this.marginLeverage.get(symbol) ?? 1;
+    const ex = this.swapExchange;
+    this.requireHas(ex, 'fetchLeverage');
+    await this.market(symbol);
+    const l = (await this.call(() => ex.fetchLeverage(symbol))) as {
+      longLeverage?: unknown;
+      shortLeverage?: unknown;
+    };
+    return num(l.longLeverage) ?? num(l.shortLeverage) ?? 1;
+  }
+
+  /** Open swap positions (ccxt `fetchPositions`); positions of size 0 are left out. */
+  async fetchPositions(symbols?: string[]): Promise<Position[]> {
+    this.requireKeys();
+    const ex = this.swapExchange;
+    this.requireHas(ex, 'fetchPositions');
+    this.requireHas(this.ccxt, 'swap', 'perpetual swaps');
+    const markets = await this.loadSwapMarkets();
+    const swapSymbols = symbols?.filter((s) => isSwapSymbol(s));
+    if (swapSymbols && swapSymbols.length === 0) return [];
+    const list = await this.call(() => ex.fetchPositions(swapSymbols));
+    return (list as unknown[])
+      .map((p) => {
+        const symbol = str((p as { symbol?: unknown }).symbol);
+        const m = markets[symbol];
+        return toPosition(p, m?.settle ?? m?.quote ?? '');
+      })
+      .filter((p) => p.contracts > 0);
+  }
+
+  /** ccxt `fetchMyLiquidations`; the loss is not reported by the exchanges (0). */
+  async fetchMyLiquidations(symbol: string, since?: number): Promise<Liquidation[]> {
+    this.requireKeys();
+    const ex = this.exchangeFor(symbol);
+    this.requireHas(ex, 'fetchMyLiquidations');
+    const m = await this.market(symbol);
+    const list = await this.call(() => ex.fetchMyLiquidations(symbol, since));
+    return (list as unknown[]).map((raw) => {
+      const l = raw as {
+        price?: unknown;
+        contracts?: unknown;
+        timestamp?: unknown;
+        side?: unknown;
+        info?: Record<string, unknown>;
+      };
+      // The exchange's side is the forced order's: a sell closes a long.
+      const orderSide = str(l.side ?? l.info?.side).toLowerCase();
+      return {
+        symbol,
+        side: orderSide === 'buy' ? 'short' : 'long',
+        contracts: num(l.contracts) ?? 0,
+        price: num(l.price) ?? 0,
+        ts: num(l.timestamp) ?? 0,
+        loss: 0,
+        settle: m.settle ?? m.quote,
+      } satisfies Liquidation;
+    });
+  }
+
+  async fetchFundingRate(symbol: string): Promise<FundingRate> {
+    this.requireHas(this.swapExchange, 'fetchFundingRate');
+    const m = await this.market(symbol);
+    if (m.type !== 'swap') {
+      throw new InvalidOrderError(
+        `${symbol} is not a perpetual swap: it has no funding`,
+        this.exchange,
+        'bad_symbol',
+      );
+    }
+    const ex = this.swapExchange;
+    const f = (await this.call(() => ex.fetchFundingRate(symbol))) as {
+      fundingRate?: unknown;
+      fundingTimestamp?: unknown;
+      nextFundingTimestamp?: unknown;
+      timestamp?: unknown;
+    };
+    return {
+      symbol,
+      rate: num(f.fundingRate) ?? 0,
+      nextFundingTime: num(f.fundingTimestamp) ?? num(f.nextFundingTimestamp) ?? 0,
+      timestamp: num(f.timestamp) ?? Date.now(),
+    };
+  }
+
+  /** ccxt REST cannot push liquidations: poll `fetchPositions` / `fetchMyLiquidations`. */
+  onLiquidation(_listener: LiquidationListener): () => void {
+    return () => undefined;
+  }
+
+  /** ccxt `transfer` between the spot and the swap (Binance: USDⓈ-M) account. */
+  async transfer(code: string, amount: number, from: TransferWallet, to: TransferWallet): Promise<void> {
+    this.requireKeys();
+    const wallets: readonly string[] = ['spot', 'swap'];
+    if (!wallets.includes(from) || !wallets.includes(to) || from === to) {
+      throw new InvalidOrderError(
+        `A transfer goes between 'spot' and 'swap' (got '${String(from)}' to '${String(to)}')`,
+        this.exchange,
+        'other',
+      );
+    }
+    if (!(Number.isFinite(amount) && amount > 0)) {
+      throw new InvalidOrderError('Transfer amount must be a positive number', this.exchange, 'min_amount');
+    }
+    this.requireHas(this.ccxt, 'transfer');
+    await this.call(() => this.ccxt.transfer(code, amount, from, to));
+  }
+
   /** ccxt REST cannot push: the runner polls fetchOpenOrders / fetchOrder. */
   onOrderUpdate(_listener: OrderListener): () => void {
     return () => undefined;
@@ -493,5 +830,20 @@ export class CcxtVenue implements Venue {
   async close(): Promise<void> {
     this.closed = true;
     await (this.ccxt as unknown as { close?: () => Promise<void> }).close?.();
+    if (this.derivatives) await (this.derivatives as unknown as { close?: () => Promise<void> }).close?.();
   }
+}
+
+/**
+ * "Nothing to change" answers: the margin mode or leverage is already what was asked (ccxt's
+ * MarginModeAlreadySet / NoChange, Binance -4046, Bybit 110026 / 110043).
+ */
+function isNoChange(err: unknown): boolean {
+  const c = ccxt as unknown as Record<string, (new (...a: unknown[]) => Error) | undefined>;
+  for (const name of ['MarginModeAlreadySet', 'NoChange']) {
+    const K = c[name];
+    if (K && err instanceof K) return true;
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  return /-4046|No need to change|110026|110043|not modified/i.test(msg);
 }

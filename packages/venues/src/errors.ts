@@ -65,3 +65,17 @@ export class AuthenticationError extends VenueError {
 export class NotSupportedError extends VenueError {
   readonly action = 'stop' as const;
 }
+/**
+ * A capability the exchange's API lacks (ccxt's `has[...]` is false), e.g. setLeverage on a spot-only
+ * exchange. The message names the exchange and the capability: `kraken does not support setLeverage
+ * through its API`.
+ */
+export class UnsupportedFeatureError extends NotSupportedError {
+  constructor(
+    exchange: string,
+    readonly capability: string,
+    cause?: unknown,
+  ) {
+    super(`${exchange} does not support ${capability} through its API`, exchange, cause);
+  }
+}

@@ -1,5 +1,12 @@
 import { EXCHANGES, SPOT_BASES, SPOT_QUOTES, TICKER_ASSETS } from '@bytx/contract';
 import { VenueUnavailableError, InvalidOrderError } from './errors';
+import {
+  MARGIN_MAX_LEVERAGE,
+  SWAP_MAKER_FEE,
+  SWAP_TAKER_FEE,
+  marketSymbol,
+  swapMaxLeverage,
+} from './derivatives';
 import { roundToStep } from './precision';
 import type { Candle, Market, MarketDataSource, OrderBook, Ticker, Timeframe } from './types';
 import { TIMEFRAMES } from './types';
@@ -200,6 +207,21 @@ interface Pair {
   market: Market;
   series: Map<Timeframe, CandleSeries>;
   listeners: Set<PriceListener>;
+  /** The swaps whose mark follows this pair (linear on USDT/USDC pairs, inverse on USDT pairs). */
+  swaps: SwapPair[];
+}
+
+/**
+ * A perpetual swap of the simulated market: no walk of its own, its price (the mark) is its spot
+ * pair's price on the same exchange (an inverse `X/USD:X` follows `X/USDT`, 1 USD taken as 1 USDT),
+ * its candles are the spot pair's, and it is listed while the spot pair is.
+ */
+interface SwapPair {
+  exchange: string;
+  symbol: string;
+  underlying: Pair;
+  market: Market;
+  listeners: Set<PriceListener>;
 }
 
 /** Tick size for a price level: about 5-6 significant digits, between 1e-8 and 0.01. */
@@ -217,6 +239,8 @@ export function simAmountStep(price: number): number {
 export class MarketSimulator {
   readonly exchanges: readonly string[] = SIM_EXCHANGES;
   readonly symbols: readonly string[] = simulatedSymbols();
+  /** The swap symbols listed on every exchange (`X/USDT:USDT`, `X/USDC:USDC`, `X/USD:X`). */
+  readonly swapSymbols: readonly string[];
   /** State of the walk's mulberry32 generator (persisted with `snapshot`). */
   private rngState: number;
   private readonly rand = (): number => {
@@ -235,6 +259,7 @@ export class MarketSimulator {
   private readonly hourly = new Map<string, number[]>();
   private lastHour: number;
   private readonly pairs = new Map<string, Pair>();
+  private readonly swaps = new Map<string, SwapPair>();
   private readonly byExchange = new Map<string, Pair[]>();
   private readonly allListeners = new Set<PriceListener>();
   private readonly listingListeners = new Set<ListingListener>();
@@ -282,6 +307,10 @@ export class MarketSimulator {
           minCost: SIM_MIN_COST,
           taker: SIM_FEE,
           maker: SIM_FEE,
+          type: 'spot',
+          // Every simulated spot pair allows isolated margin (Margin market type).
+          margin: true,
+          maxLeverage: MARGIN_MAX_LEVERAGE,
         };
         const pair: Pair = {
           exchange,
@@ -296,12 +325,69 @@ export class MarketSimulator {
           market,
           series: new Map(),
           listeners: new Set(),
+          swaps: [],
         };
         pair.price = this.computePrice(pair);
         this.pairs.set(`${exchange}|${symbol}`, pair);
         list.push(pair);
       }
       this.byExchange.set(exchange, list);
+      for (const pair of list) this.addSwaps(pair);
+    }
+    this.swapSymbols = [...new Set([...this.swaps.values()].map((x) => x.symbol))];
+  }
+
+  /** The swaps following a spot pair: linear on USDT and USDC pairs, inverse (1 USD contracts) on USDT. */
+  private addSwaps(p: Pair): void {
+    const common = {
+      base: p.base,
+      active: true,
+      priceStep: p.market.priceStep,
+      taker: SWAP_TAKER_FEE,
+      maker: SWAP_MAKER_FEE,
+      type: 'swap' as const,
+      contractSize: 1,
+      maxLeverage: swapMaxLeverage(p.base),
+    };
+    const markets: Market[] = [];
+    if (p.quote === 'USDT' || p.quote === 'USDC') {
+      markets.push({
+        ...common,
+        symbol: marketSymbol(p.symbol, 'Perpetual'),
+        quote: p.quote,
+        // Linear contracts are 1 base unit: the spot pair's steps and minimum cost apply.
+        amountStep: p.market.amountStep,
+        minAmount: p.market.amountStep,
+        minCost: SIM_MIN_COST,
+        linear: true,
+        inverse: false,
+        settle: p.quote,
+      });
+    }
+    if (p.quote === 'USDT') {
+      markets.push({
+        ...common,
+        symbol: marketSymbol(p.symbol, 'Inverse'),
+        quote: 'USD',
+        // Whole contracts of 1 USD; the minimum is one contract.
+        amountStep: 1,
+        minAmount: 1,
+        minCost: 0,
+        linear: false,
+        inverse: true,
+        settle: p.base,
+      });
+    }
+    for (const market of markets) {
+      const swap: SwapPair = {
+        exchange: p.exchange,
+        symbol: market.symbol,
+        underlying: p,
+        market,
+        listeners: new Set(),
+      };
+      p.swaps.push(swap);
+      this.swaps.set(`${p.exchange}|${market.symbol}`, swap);
     }
   }
 
@@ -315,11 +401,22 @@ export class MarketSimulator {
   }
 
   hasSymbol(exchange: string, symbol: string): boolean {
-    return this.pairs.has(`${exchange}|${symbol}`);
+    return this.pairs.has(`${exchange}|${symbol}`) || this.swaps.has(`${exchange}|${symbol}`);
   }
 
+  /** The swap of this key, or null for a spot pair or an unknown symbol. */
+  private swap(exchange: string, symbol: string): SwapPair | null {
+    return this.swaps.get(`${exchange}|${symbol}`) ?? null;
+  }
+
+  /** A swap's market as it is now (listed while its spot pair is). */
+  private swapMarket(s: SwapPair): Market {
+    return { ...s.market, active: s.underlying.market.active };
+  }
+
+  /** The spot pair of a symbol; for a swap symbol, the pair its price follows. */
   private pair(exchange: string, symbol: string): Pair {
-    const p = this.pairs.get(`${exchange}|${symbol}`);
+    const p = this.pairs.get(`${exchange}|${symbol}`) ?? this.swap(exchange, symbol)?.underlying;
     if (!p) {
       if (!this.byExchange.has(exchange)) {
         throw new VenueUnavailableError(`Unknown exchange '${exchange}' in the simulated market`, exchange);
@@ -338,24 +435,30 @@ export class MarketSimulator {
     return Number.isFinite(price) && price > 0 ? price : p.price;
   }
 
-  markets(exchange: string): Record<string, Market> {
+  /** The spot markets of an exchange; with `{ swaps: true }` its swap markets too. */
+  markets(exchange: string, opts: { swaps?: boolean } = {}): Record<string, Market> {
     const list = this.byExchange.get(exchange);
     if (!list)
       throw new VenueUnavailableError(`Unknown exchange '${exchange}' in the simulated market`, exchange);
     const out: Record<string, Market> = {};
     for (const p of list) out[p.symbol] = { ...p.market };
+    if (opts.swaps) for (const p of list) for (const s of p.swaps) out[s.symbol] = this.swapMarket(s);
     return out;
   }
 
   market(exchange: string, symbol: string): Market {
-    return { ...this.pair(exchange, symbol).market };
+    const s = this.swap(exchange, symbol);
+    return s ? this.swapMarket(s) : { ...this.pair(exchange, symbol).market };
   }
 
   price(exchange: string, symbol: string): number {
     return this.pair(exchange, symbol).price;
   }
 
-  /** Sets a price that then holds (no random walk for this pair) until changed or released. */
+  /**
+   * Sets a price that then holds (no random walk for this pair) until changed or released. On a swap
+   * symbol it sets the spot pair the swap follows (so the spot price and every swap of it move).
+   */
   setPrice(exchange: string, symbol: string, price: number): number {
     if (!(price > 0) || !Number.isFinite(price) || price > SIM_MAX_PRICE) {
       throw new InvalidOrderError(
@@ -389,7 +492,8 @@ export class MarketSimulator {
   }
 
   isListed(exchange: string, symbol: string): boolean {
-    return this.pairs.get(`${exchange}|${symbol}`)?.market.active ?? false;
+    const p = this.pairs.get(`${exchange}|${symbol}`) ?? this.swap(exchange, symbol)?.underlying;
+    return p?.market.active ?? false;
   }
 
   /** Listing changes (setListed). Returns unsubscribe. */
@@ -446,6 +550,13 @@ export class MarketSimulator {
     const ev: PriceEvent = { exchange: p.exchange, symbol: p.symbol, price, timestamp: this.now };
     for (const l of p.listeners) l(ev);
     for (const l of this.allListeners) l(ev);
+    // The swaps' marks follow, after the spot pair's listeners.
+    for (const s of p.swaps) {
+      if (s.listeners.size === 0 && this.allListeners.size === 0) continue;
+      const sev: PriceEvent = { ...ev, symbol: s.symbol };
+      for (const l of s.listeners) l(sev);
+      for (const l of this.allListeners) l(sev);
+    }
   }
 
   private updateCandles(p: Pair, price: number): void {
@@ -561,6 +672,11 @@ export class MarketSimulator {
 
   /** Price changes of one pair only (cheap with many listeners). Returns unsubscribe. */
   onPairPrice(exchange: string, symbol: string, listener: PriceListener): () => void {
+    const s = this.swap(exchange, symbol);
+    if (s) {
+      s.listeners.add(listener);
+      return () => s.listeners.delete(listener);
+    }
     const p = this.pair(exchange, symbol);
     p.listeners.add(listener);
     return () => p.listeners.delete(listener);
@@ -593,16 +709,19 @@ export class MarketSimulator {
    */
   orderBook(exchange: string, symbol: string, limit = 10): OrderBook {
     const p = this.pair(exchange, symbol);
+    const swap = this.swap(exchange, symbol);
     const n = Math.max(1, Math.min(10, Math.floor(limit)));
     const step = p.market.priceStep;
     const half = Math.max(step, p.price * 0.0001);
     const gap = Math.max(step, p.price * 0.0002);
     const r = mulberry32(hash32(`${this.seed}:book:${exchange}:${symbol}:${Math.floor(this.now / 1000)}`));
     const usdQuote = QUOTE_USD[p.quote] ?? 1;
+    const amountStep = swap ? swap.market.amountStep : p.market.amountStep;
     const level = (price: number) => {
       const usd = 500 + r() * 19_500;
-      const amount = Math.max(p.market.amountStep, roundToStep(usd / usdQuote / price, p.market.amountStep));
-      return amount;
+      // Inverse swaps count contracts of `contractSize` USD; everything else base units.
+      const raw = swap?.market.inverse ? usd / (swap.market.contractSize ?? 1) : usd / usdQuote / price;
+      return Math.max(amountStep, roundToStep(raw, amountStep));
     };
     const bids: [number, number][] = [];
     const asks: [number, number][] = [];
@@ -667,8 +786,9 @@ export class SimulatedMarketData implements MarketDataSource {
     }
   }
 
+  /** Spot and swap markets (swap marks follow their spot pair). */
   loadMarkets(): Promise<Record<string, Market>> {
-    return Promise.resolve(this.simulator.markets(this.exchange));
+    return Promise.resolve(this.simulator.markets(this.exchange, { swaps: true }));
   }
 
   fetchTicker(symbol: string): Promise<Ticker> {

@@ -28,6 +28,23 @@ export interface Market {
   /** Taker and maker fee rates as fractions (0.001 = 0.1%). */
   taker: number;
   maker: number;
+  /** 'spot' (also when absent) or 'swap' (a perpetual contract). */
+  type?: 'spot' | 'swap';
+  /** Swaps: USDT-margined (amount in base, PnL in the settle currency). */
+  linear?: boolean;
+  /** Swaps: coin-margined (amount in contracts of `contractSize` USD, margin and PnL in the base). */
+  inverse?: boolean;
+  /** Swaps: the currency margin and PnL are paid in (USDT for linear, the base coin for inverse). */
+  settle?: string;
+  /**
+   * Swaps: what one contract is (base units for linear, USD for inverse). Swap order amounts are in
+   * contracts; `amountStep`/`minAmount` are contracts too.
+   */
+  contractSize?: number;
+  /** Highest leverage allowed (swaps; spot markets with `margin`: the isolated-margin maximum). */
+  maxLeverage?: number;
+  /** Spot market that allows isolated margin orders (`marginMode: 'isolated'`). */
+  margin?: boolean;
 }
 
 export interface Ticker {
@@ -82,6 +99,10 @@ export interface Order {
   fee: Fee | null;
   timestamp: number;
   lastUpdateTimestamp: number | null;
+  /** Derivatives and margin: the order only reduces a position (present only when true). */
+  reduceOnly?: boolean;
+  /** Margin orders on a spot symbol (present only for them). */
+  marginMode?: 'isolated';
 }
 
 export interface CreateOrderRequest {
@@ -94,7 +115,84 @@ export interface CreateOrderRequest {
   price?: number;
   /** Deterministic id chosen by the caller (bot id + sequence); a repeat returns the first order. */
   clientOrderId: string;
+  /**
+   * Derivatives and margin: only reduce the open position, never open or flip it (refused when there
+   * is nothing to reduce; the amount is capped at the position's size).
+   */
+  reduceOnly?: boolean;
+  /** Only for Margin orders on a spot symbol: trade on isolated margin (borrowing). */
+  marginMode?: 'isolated';
 }
+
+/** The user's market type (the UI's `apartado`); `marketSymbol(pair, type)` gives the venue symbol. */
+export type MarketType = 'Spot' | 'Perpetual' | 'Inverse' | 'Margin';
+export const MARKET_TYPE_LIST: readonly MarketType[] = ['Spot', 'Perpetual', 'Inverse', 'Margin'];
+
+/** Wallets of an account: spot (also Margin's collateral), swap (derivatives), margin (= spot). */
+export type WalletType = 'spot' | 'swap' | 'margin';
+/** Wallets a transfer moves funds between. */
+export type TransferWallet = 'spot' | 'swap';
+
+export type PositionSide = 'long' | 'short';
+
+/**
+ * An open position (ccxt-like), one per symbol (one-way mode). Money fields are in `settle`: USDT
+ * (or the quote) for Perpetual and Margin, the base coin for Inverse.
+ */
+export interface Position {
+  symbol: string;
+  marketType: Exclude<MarketType, 'Spot'>;
+  side: PositionSide;
+  /** Size in contracts (base units for Perpetual and Margin; contracts of `contractSize` USD for Inverse). */
+  contracts: number;
+  /** 1 base unit (Perpetual, Margin) or 1 USD (Inverse) per contract. */
+  contractSize: number;
+  /** Average entry price (quote per base; Inverse: the harmonic mean of the fills). */
+  entryPrice: number;
+  /** Mark price (the simulated market's last price on paper). */
+  markPrice: number;
+  /** Position value at the mark, in `settle`. */
+  notional: number;
+  leverage: number;
+  /** Isolated margin posted (initial margin, less funding / interest paid, plus funding received). */
+  collateral: number;
+  marginMode: 'isolated';
+  /** Mark price at which the position is liquidated; null when it cannot be (1x inverse short). */
+  liquidationPrice: number | null;
+  unrealizedPnl: number;
+  settle: string;
+  /** Funding paid so far (positive: paid, negative: received), in `settle`. */
+  fundingPaid: number;
+  /** Margin only: borrowed now (quote for a long, base for a short) and interest paid so far (quote). */
+  borrowed?: { currency: string; amount: number };
+  interestPaid?: number;
+  /** Last change (ms). */
+  timestamp: number;
+}
+
+/** A forced close of a position by the venue. */
+export interface Liquidation {
+  symbol: string;
+  side: PositionSide;
+  contracts: number;
+  /** The liquidation price the position was closed at. */
+  price: number;
+  ts: number;
+  /** What the account lost, in `settle` (the isolated margin posted). */
+  loss: number;
+  settle: string;
+}
+
+export interface FundingRate {
+  symbol: string;
+  /** Rate of the next funding (fraction: 0.0001 = 0.01 %); longs pay shorts when positive. */
+  rate: number;
+  /** When it is charged (ms, 00:00 / 08:00 / 16:00 UTC). */
+  nextFundingTime: number;
+  timestamp: number;
+}
+
+export type LiquidationListener = (liquidation: Liquidation) => void;
 
 export interface DepositAddress {
   currency: string;
@@ -117,7 +215,8 @@ export interface MarketDataSource {
 /** One user's account on one exchange (live keys or paper). */
 export interface Venue extends MarketDataSource {
   readonly kind: 'live' | 'paper';
-  fetchBalance(): Promise<Balances>;
+  /** The spot wallet by default; `{type: 'swap'}` the derivatives wallet, `'margin'` the spot one. */
+  fetchBalance(params?: { type?: WalletType }): Promise<Balances>;
   createOrder(req: CreateOrderRequest): Promise<Order>;
   cancelOrder(id: string, symbol: string): Promise<Order>;
   fetchOrder(id: string, symbol: string): Promise<Order>;
@@ -142,4 +241,22 @@ export interface Venue extends MarketDataSource {
    * completed, including those of fills made on a price move). Live venues have nothing to wait for.
    */
   flush?(): Promise<void>;
+
+  // --- derivatives and margin (optional: spot-only venues lack them) ---------------------------------
+  /** Sets the leverage of new positions on `symbol` (integer 1..maxLeverage); resolves to it. */
+  setLeverage?(leverage: number, symbol: string): Promise<number>;
+  /** The leverage set for `symbol` (paper default 1). */
+  fetchLeverage?(symbol: string): Promise<number>;
+  /** Open positions (all, or of these symbols). */
+  fetchPositions?(symbols?: string[]): Promise<Position[]>;
+  /** The account's liquidations on `symbol` since `since` (ms), oldest first. */
+  fetchMyLiquidations?(symbol: string, since?: number): Promise<Liquidation[]>;
+  fetchFundingRate?(symbol: string): Promise<FundingRate>;
+  /**
+   * Liquidations pushed by the venue (paper: after the `canceled` updates of the symbol's orders and
+   * after the record is saved). Returns unsubscribe.
+   */
+  onLiquidation?(listener: LiquidationListener): () => void;
+  /** Moves `amount` of `code` between the spot and the derivatives wallet. */
+  transfer?(code: string, amount: number, from: TransferWallet, to: TransferWallet): Promise<void>;
 }

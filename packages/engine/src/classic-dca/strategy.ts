@@ -420,10 +420,35 @@ function handle(cx: Cx, e: StrategyEvent): boolean {
       return userStop(cx, e.mode, beginStop);
     case 'action':
       return onAction(cx, e.name, e.params);
+    case 'liquidated':
+      return onLiquidated(cx, e.price, e.contracts);
     case 'relocate':
     case 'set_ra':
       return false;
   }
+}
+
+/**
+ * The venue liquidated the position at `price` (derivatives): the orders are gone (the runner delivered
+ * their cancels), what is held is sold at `price` without fee into the cycle's trade, and the bot stops.
+ */
+function onLiquidated(cx: Cx, price: number, contracts: number): boolean {
+  const s = cx.s;
+  if (!positive(price)) {
+    log(cx, 'warn', 'invalid_value', { field: 'price' });
+    return false;
+  }
+  log(cx, 'warn', 'liquidated', { price, contracts: Number.isFinite(contracts) ? contracts : 0 });
+  ownOrders(cx);
+  s.orders = [];
+  const q = toDec(s.position.qty);
+  if (q > 0n) {
+    const liq: ClassicOrderRef = newRef(`${s.botId}-liq`, 'close', 'sell', true, price, decToNumber(q));
+    applyFill(cx, liq, decToNumber(q), price, 0);
+  }
+  recordCycleTrade(cx);
+  markStopped(cx, 'liquidated');
+  return false;
 }
 
 function onAction(cx: Cx, name: string, params: Record<string, unknown>): boolean {
@@ -1057,6 +1082,9 @@ function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
     case 'entry':
     case 'ladder_buy':
     case 'vnc_sell':
+    case 'grid_buy':
+    case 'grid_sell':
+    case 'grid_init':
       return;
   }
 }
@@ -1131,6 +1159,9 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
     case 'entry':
     case 'ladder_buy':
     case 'vnc_sell':
+    case 'grid_buy':
+    case 'grid_sell':
+    case 'grid_init':
       return true;
   }
 }

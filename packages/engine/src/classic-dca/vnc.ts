@@ -156,6 +156,7 @@ function handle(cx: Cx, e: StrategyEvent): boolean {
     case 'set_tp_plus':
     case 'set_ra':
     case 'relocate':
+    case 'liquidated': // a VNC sells spot base: nothing of it can be liquidated
       return false;
   }
 }

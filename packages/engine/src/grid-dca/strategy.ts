@@ -4,7 +4,9 @@
  * Levels L_k = P0 × (1 − S)^k, k = 0, 1, 2, … (P0 = anchor). The first tick anchors the ladder and sends a
  * market buy of A (the level-0 lot). Every lot gets its own take-profit limit sell at fill price × (1 + T).
  * After every event the waiting limit buys of A sit on the N highest levels strictly below the price that
- * hold no open lot. See docs/engine.md for every decision the design leaves open.
+ * hold no open lot. SHORT (derivatives) mirrors every rule: levels P0 × (1 + S)^k, an entry market sell,
+ * waiting sells above the price, take-profit buys at fill × (1 − T). See docs/engine.md for every
+ * decision the design leaves open.
  */
 import {
   decDiv,
@@ -27,6 +29,7 @@ import type {
   LogCode,
   LotInfo,
   OrderRole,
+  PlaceOrderCommand,
   RejectReason,
   StepResult,
   StopMode,
@@ -90,8 +93,16 @@ export function validateDcaConfig(config: DcaConfig): void {
   const fail = (code: string, message: string): never => {
     throw new DcaConfigError(code, message);
   };
-  if (config.direction === 'SHORT') fail('short_not_supported', 'SHORT is not supported yet');
-  if (config.direction !== 'LONG') fail('invalid_direction', 'direction must be LONG');
+  if (config.direction !== 'LONG' && config.direction !== 'SHORT')
+    fail('invalid_direction', 'direction must be LONG or SHORT');
+  if (
+    config.derivatives !== undefined &&
+    config.derivatives !== null &&
+    typeof config.derivatives !== 'boolean'
+  )
+    fail('invalid_derivatives', 'derivatives must be a boolean');
+  if (config.direction === 'SHORT' && config.derivatives !== true)
+    fail('short_needs_derivatives', 'SHORT needs a derivatives market (not Spot)');
   if (typeof config.symbol !== 'string' || !config.symbol) fail('invalid_symbol', 'symbol is required');
   if (!positive(config.amount)) fail('invalid_amount', 'amount must be a positive number');
   if (!positive(config.tpPct)) fail('invalid_tp', 'tpPct must be a positive number');
@@ -152,19 +163,31 @@ export function createDcaBot(botId: string, config: DcaConfig): DcaState {
 // ---------------------------------------------------------------------------------------------------
 // Pure helpers on a state
 
-/** Lower edge of the range: P0 × (1 − S)^N. */
+/** Whether the bot sells first (SHORT: the ladder sells above the price, the take profits buy). */
+function isShort(config: DcaConfig): boolean {
+  return config.direction === 'SHORT';
+}
+
+/** The side of the orders that close a lot (take profits, closes): sell, SHORT buy. */
+function exitSide(config: DcaConfig): 'buy' | 'sell' {
+  return isShort(config) ? 'buy' : 'sell';
+}
+
+/** Lower edge of the range: P0 × (1 − S)^N (SHORT: P0 × (1 − T)). */
 export function rangeLow(state: DcaState): number | null {
   if (state.anchor === null) return null;
+  if (isShort(state.config)) return state.anchor * (1 - state.config.tpPct / 100);
   return state.anchor * Math.pow(1 - state.config.sepPct / 100, state.config.os);
 }
 
-/** Upper edge of the range: P0 × (1 + T). */
+/** Upper edge of the range: P0 × (1 + T) (SHORT: P0 × (1 + S)^N). */
 export function rangeHigh(state: DcaState): number | null {
   if (state.anchor === null) return null;
+  if (isShort(state.config)) return state.anchor * Math.pow(1 + state.config.sepPct / 100, state.config.os);
   return state.anchor * (1 + state.config.tpPct / 100);
 }
 
-/** P0 × (1 − S)^N ≤ price ≤ P0 × (1 + T); false before the bot is anchored. */
+/** rangeLow ≤ price ≤ rangeHigh; false before the bot is anchored. */
 export function inRange(state: DcaState, price: number): boolean {
   const low = rangeLow(state);
   const high = rangeHigh(state);
@@ -181,6 +204,8 @@ interface Ladder {
   factor: number;
   step: number;
   prices: number[];
+  /** SHORT: levels go up from the anchor (factor 1 + S) and are rounded up to the step. */
+  up: boolean;
 }
 const ladders = new Map<string, Ladder>();
 const MAX_LADDERS = 50_000;
@@ -200,11 +225,13 @@ function ladderOf(state: DcaState): Ladder | null {
 
 function sharedLadder(anchor: number, config: DcaConfig): Ladder {
   const { sepPct, market } = config;
-  const key = `${anchor}|${sepPct}|${market.priceStep}`;
+  const up = isShort(config);
+  const key = up ? `S|${anchor}|${sepPct}|${market.priceStep}` : `${anchor}|${sepPct}|${market.priceStep}`;
   let ladder = ladders.get(key);
   if (!ladder) {
     if (ladders.size >= MAX_LADDERS) ladders.clear();
-    ladder = { anchor, factor: 1 - sepPct / 100, step: market.priceStep, prices: [] };
+    const factor = up ? 1 + sepPct / 100 : 1 - sepPct / 100;
+    ladder = { anchor, factor, step: market.priceStep, prices: [], up };
     ladders.set(key, ladder);
   }
   return ladder;
@@ -222,7 +249,8 @@ function priceAt(ladder: Ladder, k: number): number {
 
 function computeLevelPrice(ladder: Ladder, k: number): number {
   const raw = ladder.anchor * Math.pow(ladder.factor, k);
-  // Snap float noise (95.99999999999999 → 96) before flooring to the step.
+  // Snap float noise (95.99999999999999 → 96) before flooring to the step (SHORT: ceiling, sells).
+  if (ladder.up) return roundUpToStep(Number(raw.toPrecision(12)), ladder.step);
   return roundDownToStep(Number(raw.toPrecision(12)), ladder.step);
 }
 
@@ -234,14 +262,21 @@ export function levelPrice(state: DcaState, k: number): number {
 /**
  * Take-profit price of a lot bought at `buyPrice`: buyPrice × (1 + T), exact, rounded UP to the price step
  * (in exact decimals too: the average entry of a lot that funds were added to is off the price grid, and
- * a float rounding would snap a product a hair above a step down to it).
+ * a float rounding would snap a product a hair above a step down to it). SHORT (`buyPrice` is the lot's
+ * entry sell): entry × (1 − T), rounded DOWN (a buy).
  */
 export function takeProfitPrice(config: DcaConfig, buyPrice: number): number {
-  const exact = decDiv(decMul(toDec(buyPrice), toDec(100) + toDec(config.tpPct)), toDec(100));
+  const short = isShort(config);
+  const pct = short ? toDec(100) - toDec(config.tpPct) : toDec(100) + toDec(config.tpPct);
+  const exact = decDiv(decMul(toDec(buyPrice), pct), toDec(100));
   const step = toDec(config.market.priceStep);
-  if (step <= 0n) return roundUpToStep(Number(decToString(exact)), config.market.priceStep);
+  if (step <= 0n) {
+    const x = Number(decToString(exact));
+    return short ? roundDownToStep(x, config.market.priceStep) : roundUpToStep(x, config.market.priceStep);
+  }
   let n = exact / step;
-  if (n * step < exact) n += 1n;
+  if (!short && n * step < exact) n += 1n;
+  if (short && n * step > exact) n -= 1n;
   return decToNumber(n * step);
 }
 
@@ -284,7 +319,9 @@ export function summarizeDca(state: DcaState, price: number): DcaSummary {
     fees += toDec(lot.buyFee);
   }
   const validPrice = Number.isFinite(price) && price > 0;
-  const unrealized = validPrice ? decMul(qty, toDec(price)) - cost - fees : 0n;
+  // SHORT: the lots were sold at their entry and are bought back at the price.
+  const value = validPrice ? decMul(qty, toDec(price)) : 0n;
+  const unrealized = !validPrice ? 0n : isShort(state.config) ? cost - value - fees : value - cost - fees;
   return {
     openLots: state.lots.length,
     avgEntry: qty > 0n ? decToNumber(decDiv(cost, qty)) : null,
@@ -400,7 +437,34 @@ function handle(cx: Cx, e: StrategyEvent): void {
     case 'action':
       onAction(cx, e);
       return;
+    case 'liquidated':
+      onLiquidated(cx, e.price, e.contracts);
+      return;
   }
+}
+
+/**
+ * The venue liquidated the position at `price` (derivatives): the orders are gone (the runner delivered
+ * their cancels), every open lot is closed at `price` without fee (one trade each), and the bot stops.
+ */
+function onLiquidated(cx: Cx, price: number, contracts: number): void {
+  if (!positive(price)) return log(cx, 'warn', 'invalid_value', { field: 'price' });
+  own(cx);
+  const s = cx.s;
+  log(cx, 'warn', 'liquidated', { price, contracts: Number.isFinite(contracts) ? contracts : 0 });
+  s.entry = null;
+  s.waitingBuys = [];
+  if (s.lotBuys) s.lotBuys = [];
+  for (const lot of [...s.lots]) {
+    lot.tp = null;
+    lot.close = null;
+    const ref = newRef(`${s.botId}-liq`, price, lot.qty);
+    sellLot(cx, lot, ref, lot.qty, price, 0);
+  }
+  s.lots = [];
+  s.status = 'stopping';
+  s.stopMode = null;
+  finishStop(cx, 'liquidated');
 }
 
 // --- ticks -----------------------------------------------------------------------------------------
@@ -422,7 +486,8 @@ function onTick(cx: Cx, price: number): void {
   if (checkStopPrices(cx, price)) return;
   autoFundTick(cx, price);
   const high = rangeHigh(s);
-  if (s.config.raEnabled && high !== null && price > high) {
+  if (s.config.raEnabled && (isShort(s.config) ? price < rangeLow(s)! : high !== null && price > high)) {
+    // RA: the price left the range on the take-profit side (above it; SHORT: below it).
     relocate(cx, 'ra_relocated');
     return;
   }
@@ -467,13 +532,15 @@ function buysAbove(s: DcaState, k: number): number {
   return n;
 }
 
-/** Waiting buys (not being cancelled) at or above `price`: the venue is filling them. */
+/** Waiting buys (not being cancelled) at or above `price`: the venue is filling them (SHORT: waiting
+ *  sells at or below it). */
 function crossedBuys(s: DcaState, price: number): number {
   let n = 0;
   const buys = s.waitingBuys;
+  const up = isShort(s.config);
   for (let i = 0; i < buys.length; i++) {
     const w = buys[i]!;
-    if (!w.cancelling && w.price >= price) n++;
+    if (!w.cancelling && (up ? w.price <= price : w.price >= price)) n++;
   }
   return n;
 }
@@ -522,12 +589,13 @@ function armedLevel(s: DcaState, j: number): boolean {
 function settledAt(s: DcaState, ladder: Ladder, k: number, canBuy: boolean, crossed = 0): boolean {
   let armed = 0;
   let collected = 0;
-  let prev = Number.POSITIVE_INFINITY;
+  const up = ladder.up;
+  let prev = up ? 0 : Number.POSITIVE_INFINITY;
   const slots = ladderSlots(s, crossed);
   for (let j = k, walked = 0; collected < slots && walked < MAX_LEVEL_WALK; walked++, j++) {
     const p = priceAt(ladder, j);
     if (!(p > 0)) break;
-    if (p >= prev) continue;
+    if (up ? p <= prev : p >= prev) continue;
     prev = p;
     if (heldLevel(s, j)) continue;
     collected++;
@@ -555,15 +623,17 @@ function rangeEdgeText(x: number): string {
   return t;
 }
 
-/** SL (price at or below) and TP+ (price at or above): sell every lot at market and stop. */
+/** SL (price at or below) and TP+ (price at or above): sell every lot at market and stop. SHORT: SL at
+ *  or above, TP+ at or below, and the lots are bought back. */
 function checkStopPrices(cx: Cx, price: number): boolean {
   const { sl, tpPlus } = cx.s.config;
-  if (sl !== null && sl !== undefined && price <= sl) {
+  const up = isShort(cx.s.config);
+  if (sl !== null && sl !== undefined && (up ? price >= sl : price <= sl)) {
     log(cx, 'warn', 'sl_hit', { price, sl });
     beginStop(cx, 'close_market', 'sl_hit');
     return true;
   }
-  if (tpPlus !== null && tpPlus !== undefined && price >= tpPlus) {
+  if (tpPlus !== null && tpPlus !== undefined && (up ? price <= tpPlus : price >= tpPlus)) {
     log(cx, 'info', 'tp_plus_hit', { price, tp_plus: tpPlus });
     beginStop(cx, 'close_market', 'tp_plus_hit');
     return true;
@@ -590,6 +660,18 @@ function placeEntry(cx: Cx, price: number): void {
   }
   const ref = newRef(nextId(s), price, amount);
   s.entry = { ...ref, level: 0 };
+  if (isShort(s.config)) {
+    cx.places.push({
+      type: 'place_order',
+      clientOrderId: ref.clientOrderId,
+      side: 'sell',
+      orderType: 'market',
+      amount,
+      role: 'entry',
+      level: 0,
+    });
+    return;
+  }
   cx.places.push({
     type: 'place_order',
     clientOrderId: ref.clientOrderId,
@@ -626,13 +708,18 @@ function logBelowMin(
 
 // --- the ladder invariant ----------------------------------------------------------------------------
 
-/** Smallest k ≥ 0 whose level price is strictly below `price`. */
+/** Smallest k ≥ 0 whose level price is strictly below `price` (SHORT: strictly above). */
 function firstLevelBelow(ladder: Ladder, price: number): number {
   let k = Math.max(0, Math.floor(Math.log(price / ladder.anchor) / Math.log(ladder.factor)) + 1);
   if (!Number.isFinite(k)) k = 0;
   k = Math.min(k, MAX_LEVEL_WALK * 100);
-  while (k > 0 && priceAt(ladder, k - 1) < price) k -= 1;
   let guard = 0;
+  if (ladder.up) {
+    while (k > 0 && priceAt(ladder, k - 1) > price) k -= 1;
+    while (priceAt(ladder, k) <= price && guard++ < MAX_LEVEL_WALK) k += 1;
+    return k;
+  }
+  while (k > 0 && priceAt(ladder, k - 1) < price) k -= 1;
   while (priceAt(ladder, k) >= price && guard++ < MAX_LEVEL_WALK) k += 1;
   return k;
 }
@@ -658,8 +745,11 @@ function rebalance(cx: Cx): void {
 
   // 2. Ladder.
   const active = s.waitingBuys.filter((w) => !w.cancelling);
+  const up = isShort(s.config);
+  // A waiting order the price reached (a buy at or above it; SHORT: a sell at or below it).
+  const reached = (p: number) => (up ? p <= price : p >= price);
   let crossed = 0;
-  for (const w of active) if (w.price >= price) crossed += 1;
+  for (const w of active) if (reached(w.price)) crossed += 1;
   const slots = ladderSlots(s, crossed);
   const capped = DCA_MAX_OPEN_ORDERS - s.lots.length < s.config.os;
   const held = new Set<number>();
@@ -671,11 +761,12 @@ function rebalance(cx: Cx): void {
   const k0 = firstLevelBelow(ladder, price);
   s.ladderK = k0;
   let k = k0;
-  let prev = Number.POSITIVE_INFINITY;
+  let prev = up ? 0 : Number.POSITIVE_INFINITY;
   for (let walked = 0; desired.length < slots && walked < MAX_LEVEL_WALK; walked++, k++) {
     const p = priceAt(ladder, k);
     if (!(p > 0)) break;
-    if (p >= price || p >= prev) continue; // not below the price, or same rounded price as the level above
+    // Not below the price, or same rounded price as the level above (SHORT: mirrored).
+    if (up ? p <= price || p <= prev : p >= price || p >= prev) continue;
     prev = p;
     if (held.has(k)) continue;
     desired.push({ level: k, price: p });
@@ -684,7 +775,7 @@ function rebalance(cx: Cx): void {
   const toCancel: string[] = [];
   const armed = new Set<number>();
   for (const w of active) {
-    if (w.price >= price) continue;
+    if (reached(w.price)) continue;
     if (w.epoch === s.epoch && desired.some((d) => d.level === w.level)) {
       armed.add(w.level);
       continue;
@@ -729,7 +820,7 @@ function placeLadderBuy(cx: Cx, level: number, price: number): void {
   cx.places.push({
     type: 'place_order',
     clientOrderId: ref.clientOrderId,
-    side: 'buy',
+    side: isShort(s.config) ? 'sell' : 'buy',
     orderType: 'limit',
     price,
     amount,
@@ -750,16 +841,18 @@ function placeTakeProfit(cx: Cx, lot: DcaLot): void {
   }
   lot.tp = newRef(nextId(s), price, amount);
   lot.tpRetryAt = null;
-  cx.places.push({
+  const cmd: PlaceOrderCommand = {
     type: 'place_order',
     clientOrderId: lot.tp.clientOrderId,
-    side: 'sell',
+    side: exitSide(s.config),
     orderType: 'limit',
     price,
     amount,
     role: 'take_profit',
     lotId: lot.id,
-  });
+  };
+  if (s.config.derivatives) cmd.reduceOnly = true;
+  cx.places.push(cmd);
 }
 
 // --- relocation ----------------------------------------------------------------------------------------
@@ -1055,18 +1148,35 @@ function sellLot(cx: Cx, lot: DcaLot, sell: DcaOrderRef, qty: number, price: num
     const share = decDiv(decMul(toDec(lot.buyFee), toDec(qty)), toDec(lot.qty));
     buyFee = Number(formatAmount(decToString(share), 12));
   }
-  const pnlNet = tradePnl(qty, lot.buyPrice, price, buyFee, fee);
-  const trade: ClosedTrade = {
-    lotId: lot.id,
-    qty,
-    buyPrice: lot.buyPrice,
-    sellPrice: price,
-    buyTime: lot.buyTime,
-    sellTime: cx.ts,
-    buyFee,
-    sellFee: fee,
-    pnlNet,
-  };
+  // SHORT: the lot's entry was the sale (its `buyPrice` / `buyFee` / `buyTime` hold the entry), this
+  // fill is the buy back.
+  const short = isShort(s.config);
+  const pnlNet = short
+    ? tradePnl(qty, price, lot.buyPrice, fee, buyFee)
+    : tradePnl(qty, lot.buyPrice, price, buyFee, fee);
+  const trade: ClosedTrade = short
+    ? {
+        lotId: lot.id,
+        qty,
+        buyPrice: price,
+        sellPrice: lot.buyPrice,
+        buyTime: cx.ts,
+        sellTime: lot.buyTime,
+        buyFee: fee,
+        sellFee: buyFee,
+        pnlNet,
+      }
+    : {
+        lotId: lot.id,
+        qty,
+        buyPrice: lot.buyPrice,
+        sellPrice: price,
+        buyTime: lot.buyTime,
+        sellTime: cx.ts,
+        buyFee,
+        sellFee: fee,
+        pnlNet,
+      };
   // Each partial sale is a history row of its own (the whole sale's key is the lot id).
   if (!whole) trade.key = `${lot.id}#${sell.clientOrderId}`;
   cx.cmds.push({ type: 'record_trade', trade });
@@ -1075,8 +1185,8 @@ function sellLot(cx: Cx, lot: DcaLot, sell: DcaOrderRef, qty: number, price: num
   log(cx, 'info', 'lot_closed', {
     lot_id: lot.id,
     qty,
-    buy_price: lot.buyPrice,
-    sell_price: price,
+    buy_price: trade.buyPrice,
+    sell_price: trade.sellPrice,
     pnl_net: pnlNet,
   });
   if (whole) {
@@ -1104,9 +1214,10 @@ function averageDecimals(config: DcaConfig): number {
   return Math.min(DEC_SCALE, Math.max(10, decimalsOf(config.market.priceStep) + 6));
 }
 
-/** Auto-fund step k triggers at or below firstPrice × (1 − AUTO_FUND_STEP_PCT × k / 100) (exact). */
-export function autoFundTrigger(firstPrice: number, k: number): number {
-  const pct = toDec(100 - AUTO_FUND_STEP_PCT * k);
+/** Auto-fund step k triggers at or below firstPrice × (1 − AUTO_FUND_STEP_PCT × k / 100) (exact); with
+ *  `short`, at or above firstPrice × (1 + AUTO_FUND_STEP_PCT × k / 100). */
+export function autoFundTrigger(firstPrice: number, k: number, short = false): number {
+  const pct = toDec(short ? 100 + AUTO_FUND_STEP_PCT * k : 100 - AUTO_FUND_STEP_PCT * k);
   return decToNumber(decDiv(decMul(toDec(firstPrice), pct), toDec(100)));
 }
 
@@ -1234,10 +1345,12 @@ function placeFundsBuy(cx: Cx, lot: DcaLot, quote: number, step: number | null):
     else log(cx, 'warn', 'auto_fund_skipped', { lot_id: lot.id, step, reason: violation });
     return;
   }
+  const short = isShort(s.config);
   if (step !== null) {
     const first = lot.firstPrice ?? lot.buyPrice;
-    // Negative below the first entry (−10 at the first step), as the classic DCA logs it.
-    const drawdown = decDiv(decMul(toDec(price) - toDec(first), toDec(100)), toDec(first));
+    // Negative below the first entry (−10 at the first step), as the classic DCA logs it (SHORT: above).
+    const move = short ? toDec(first) - toDec(price) : toDec(price) - toDec(first);
+    const drawdown = decDiv(decMul(move, toDec(100)), toDec(first));
     log(cx, 'info', 'auto_fund', {
       lot_id: lot.id,
       step,
@@ -1254,6 +1367,19 @@ function placeFundsBuy(cx: Cx, lot: DcaLot, quote: number, step: number | null):
   };
   if (step !== null) buy.step = step;
   (s.lotBuys ??= []).push(buy);
+  if (short) {
+    // SHORT: the funds are a market sell merged into the lot.
+    cx.places.push({
+      type: 'place_order',
+      clientOrderId: buy.clientOrderId,
+      side: 'sell',
+      orderType: 'market',
+      amount,
+      role: 'add_funds',
+      lotId: lot.id,
+    });
+    return;
+  }
   cx.places.push({
     type: 'place_order',
     clientOrderId: buy.clientOrderId,
@@ -1337,15 +1463,27 @@ function placeUserSale(cx: Cx, lot: DcaLot): void {
     return;
   }
   lot.close = newRef(nextId(s), price, amount);
-  cx.places.push({
+  cx.places.push(closeCommand(s.config, lot.close.clientOrderId, amount, lot.id));
+}
+
+/** The market order closing a lot: a sell (SHORT: a buy), reduceOnly on derivatives. */
+function closeCommand(
+  config: DcaConfig,
+  clientOrderId: string,
+  amount: number,
+  lotId: string,
+): PlaceOrderCommand {
+  const cmd: PlaceOrderCommand = {
     type: 'place_order',
-    clientOrderId: lot.close.clientOrderId,
-    side: 'sell',
+    clientOrderId,
+    side: exitSide(config),
     orderType: 'market',
     amount,
     role: 'close',
-    lotId: lot.id,
-  });
+    lotId,
+  };
+  if (config.derivatives) cmd.reduceOnly = true;
+  return cmd;
 }
 
 /**
@@ -1360,7 +1498,9 @@ function autoFundTick(cx: Cx, price: number): void {
     if (!l.autoFund) continue;
     const k = (l.autoFundSteps ?? 0) + 1;
     if (k > AUTO_FUND_MAX_STEPS || l.action || l.close || hasLotBuy(s, l.id)) continue;
-    if (price > autoFundTrigger(l.firstPrice ?? l.buyPrice, k)) continue;
+    const short = isShort(s.config);
+    const trigger = autoFundTrigger(l.firstPrice ?? l.buyPrice, k, short);
+    if (short ? price < trigger : price > trigger) continue;
     own(cx);
     const lot = s.lots[i]!;
     lot.autoFundSteps = k;
@@ -1425,15 +1565,7 @@ function continueStop(cx: Cx): void {
       }
       lot.closeAttempts = (lot.closeAttempts ?? 0) + 1;
       lot.close = newRef(nextId(s), price, amount);
-      cx.places.push({
-        type: 'place_order',
-        clientOrderId: lot.close.clientOrderId,
-        side: 'sell',
-        orderType: 'market',
-        amount,
-        role: 'close',
-        lotId: lot.id,
-      });
+      cx.places.push(closeCommand(s.config, lot.close.clientOrderId, amount, lot.id));
       placed += 1;
     }
     if (placed > 0) return;
@@ -1520,6 +1652,7 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
   if (s.status === 'stopped' || s.status === 'stopping') {
     return { low: 0, high: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY };
   }
+  if (isShort(s.config)) return quietBandShort(s);
   let low = 0;
   let high = Number.POSITIVE_INFINITY;
   let until = Number.POSITIVE_INFINITY;
@@ -1586,6 +1719,72 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
     if (!l.autoFund) continue;
     const k = (l.autoFundSteps ?? 0) + 1;
     if (k <= AUTO_FUND_MAX_STEPS) low = Math.max(low, autoFundTrigger(l.firstPrice ?? l.buyPrice, k));
+  }
+  return low < high ? { low, high, until } : null;
+}
+
+/**
+ * quietBand of a SHORT bot (running or starting), the mirror of the LONG one: the ladder goes up, a
+ * price p is settled at k = firstLevelBelow(p) when level(k − 1) ≤ p < level(k); SL and the auto-fund
+ * triggers bound the band from above, TP+ from below; RA relocates below the range.
+ */
+function quietBandShort(s: DcaState): DcaQuietBand | null {
+  let low = 0;
+  let high = Number.POSITIVE_INFINITY;
+  let until = Number.POSITIVE_INFINITY;
+  const { sl, tpPlus } = s.config;
+  if (sl !== null && sl !== undefined) high = Math.min(high, sl);
+  if (tpPlus !== null && tpPlus !== undefined) low = Math.max(low, tpPlus);
+  if (s.status === 'starting') {
+    if (s.entry === null) {
+      if (s.buyRetryAt === null) return null;
+      until = s.buyRetryAt;
+    }
+    return low < high ? { low, high, until } : null;
+  }
+  if (s.anchor === null || s.inRange === null || s.lastPrice === null) return null;
+  if (lotWaitsForTp(s)) return null;
+  if (s.buyRetryAt !== null) until = s.buyRetryAt;
+  const ladder = ladderOf(s);
+  if (!ladder) return null;
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
+  }
+  const canBuy = s.buyRetryAt === null;
+  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
+  const k0 = firstLevelBelow(ladder, s.lastPrice);
+  if (!settled(k0)) return null;
+  let kLo = k0;
+  while (kLo > 0 && settled(kLo - 1)) {
+    kLo--;
+    if (k0 - kLo > BAND_LEVELS) return null;
+  }
+  let kHi = k0;
+  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
+  high = Math.min(high, priceAt(ladder, kHi));
+  if (kLo > 0) low = Math.max(low, priceAt(ladder, kLo - 1));
+  const rLow = rangeLow(s)!;
+  const rHigh = rangeHigh(s)!;
+  if (s.inRange) {
+    low = Math.max(low, rLow);
+    high = Math.min(high, rHigh);
+  } else if (s.lastPrice < rLow) {
+    // Below the range: RA would relocate.
+    if (s.config.raEnabled) return null;
+    high = Math.min(high, rLow);
+  } else if (s.lastPrice > rHigh) {
+    low = Math.max(low, rHigh);
+  } else {
+    return null;
+  }
+  const lots = s.lots;
+  for (let i = 0; i < lots.length; i++) {
+    const l = lots[i]!;
+    if (!l.autoFund) continue;
+    const k = (l.autoFundSteps ?? 0) + 1;
+    if (k <= AUTO_FUND_MAX_STEPS) high = Math.min(high, autoFundTrigger(l.firstPrice ?? l.buyPrice, k, true));
   }
   return low < high ? { low, high, until } : null;
 }

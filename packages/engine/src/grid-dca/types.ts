@@ -10,12 +10,17 @@ export interface DcaConfig {
   sepPct: number;
   /** N: number of waiting limit buys (OS). */
   os: number;
-  /** Only LONG is supported; createDcaBot throws DcaConfigError('short_not_supported') for SHORT. */
+  /** LONG buys first (ladder below the price); SHORT mirrors it (sells first, the ladder above the price,
+   *  take profits are buys) and needs `derivatives` (DcaConfigError 'short_needs_derivatives'). */
   direction: 'LONG' | 'SHORT';
   market: MarketRules;
-  /** Stop-loss price: a tick at or below it sells every lot at market and stops. */
+  /** A derivatives market (perpetual, inverse, margin): take profits and closes carry `reduceOnly`.
+   *  Absent: spot. */
+  derivatives?: boolean;
+  /** Stop-loss price: a tick at or below it sells every lot at market and stops (SHORT: at or above,
+   *  buying the lots back). */
   sl?: number | null;
-  /** TP+ price: a tick at or above it sells every lot at market and stops. */
+  /** TP+ price: a tick at or above it sells every lot at market and stops (SHORT: at or below). */
   tpPlus?: number | null;
   raEnabled: boolean;
 }
@@ -37,7 +42,8 @@ export interface DcaOrderRef {
   cancelling: boolean;
 }
 
-/** An open position bought by one buy: the "pending orders" of the dashboard. */
+/** An open position bought by one buy: the "pending orders" of the dashboard. SHORT: a position sold by
+ *  one sell; `buyPrice`, `buyFee` and `buyTime` then hold its entry (the sale) and the take profit buys. */
 export interface DcaLot {
   /** The client order id of the buy that opened it. */
   id: string;
@@ -139,7 +145,8 @@ export interface DcaSummary {
   avgEntry: number | null;
   /** Total base of open lots. */
   openQty: number;
-  /** Σ qty × (price − buyPrice) − Σ buy fees of open lots (sell fees not yet paid are not included). */
+  /** Σ qty × (price − buyPrice) − Σ buy fees of open lots (sell fees not yet paid are not included);
+   *  SHORT: Σ qty × (entry − price) − Σ entry fees. */
   unrealizedPnl: number;
   realizedPnl: number;
   inRange: boolean;

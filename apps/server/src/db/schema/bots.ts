@@ -28,7 +28,14 @@ export const bots = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull().default('dca'),
     exchange: text('exchange').notNull(),
+    /** The user's pair (BTC/USDT); the exchange's symbol is marketSymbol(symbol, marketType). */
     symbol: text('symbol').notNull(),
+    /** Spot, Perpetual, Inverse or Margin (migration 0306). */
+    marketType: text('market_type', { enum: ['Spot', 'Perpetual', 'Inverse', 'Margin'] })
+      .notNull()
+      .default('Spot'),
+    /** Leverage of a derivatives bot's positions, set on the exchange before its first order. */
+    leverage: integer('leverage').notNull().default(1),
     /** amount, tp, sep, os, apartado (market type), leverage, direction. */
     config: jsonb('config').notNull(),
     state: jsonb('state').notNull(),
@@ -55,6 +62,9 @@ export const bots = pgTable(
     uniqueIndex('bots_one_active_per_pair')
       .on(t.userId, t.kind, t.exchange, t.symbol)
       .where(sql`status = 'active'`),
+    uniqueIndex('bots_one_derivatives_per_market')
+      .on(t.userId, t.exchange, t.symbol, t.marketType)
+      .where(sql`status = 'active' AND market_type <> 'Spot'`),
   ],
 );
 

@@ -47,6 +47,8 @@ export const paperAccounts = pgTable(
     /** coin -> { free, used }, as PaperVenue keeps it. */
     balances: jsonb('balances').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
+    /** PaperDerivativesState (migration 0306), saved whole; null before derivatives existed. */
+    derivatives: jsonb('derivatives'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.exchange] })],

@@ -1,6 +1,8 @@
 import {
   asciiTrim,
   DCA_MESSAGES,
+  DERIVATIVES_MESSAGES,
+  type MarketType,
   LIMITS,
   MIN_TP_SEP_PCT,
   type ClosedBotView,
@@ -17,12 +19,28 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { venueErrorAnswer } from '../../lib/venue-errors';
 import { parseLooseNumber } from './bot-input';
 import type { BotRow, BotsRepository } from './bots.repository';
+import {
+  derivativesOf,
+  isDerivatives,
+  settleOf,
+  venueSymbol,
+  type DerivativesMarket,
+} from './derivatives';
 import type { BotRunner } from './runner';
 
 /** stop_reason of a bot stopped because its exchange connection was removed or replaced. */
 export const CONNECTION_CHANGED = 'connection_changed';
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
+
+/**
+ * The smallest order of a market at `price`, in quote: the larger of its minimum cost and minimum
+ * amount × price; an inverse swap counts contracts of `contractSize` USD each.
+ */
+export function minCostOf(market: DerivativesMarket, type: string, price: number): number {
+  if (type === 'Inverse') return Math.max(market.minCost, market.minAmount * (market.contractSize ?? 1));
+  return Math.max(market.minCost, market.minAmount * price);
+}
 
 /** What the calls shared by every kind (pnls_actuales) need to know of one kind; each kind registers its own. */
 export interface KindFigures {
@@ -91,6 +109,8 @@ export class BotsService {
       amount?: unknown;
       os?: unknown;
       apartado?: string | undefined;
+      direction?: 'LONG' | 'SHORT' | undefined;
+      leverage?: number | undefined;
     },
     kind: string,
     alreadyActive: string,
@@ -124,17 +144,16 @@ export class BotsService {
       throw badRequest(`# OS must be a whole number from 1 to ${LIMITS.maxOs}.`);
     }
     const settings = await this.repo.settings(userId);
-    const apartado = body.apartado ?? settings.apartado ?? 'Spot';
-    if (connection === 'paper' && apartado !== 'Spot') {
-      throw badRequest(fillMessage(DCA_MESSAGES.paperOnlySpot, { apartado }));
+    const apartado = (body.apartado ?? settings.apartado ?? 'Spot') as MarketType;
+    const direction = body.direction ?? 'LONG';
+    if (direction === 'SHORT' && !isDerivatives(apartado)) {
+      throw badRequest(DERIVATIVES_MESSAGES.shortOnSpot, { field: 'direction' });
     }
-    if (apartado !== 'Spot') {
-      // A live venue places spot orders only: never send spot orders for a derivatives bot.
-      throw badRequest(fillMessage(DCA_MESSAGES.derivativesNotYet, { apartado }));
-    }
-    const ticker = await this.market.ticker(exchange, symbol);
-    const price = ticker.last;
-    const minCost = Math.max(market.minCost, market.minAmount * price);
+    const traded = isDerivatives(apartado)
+      ? await this.derivativesMarket(userId, exchange, symbol, apartado, body.leverage)
+      : { market, marketSymbol: symbol, leverage: 1 };
+    const price = await this.priceOf(exchange, traded.marketSymbol, symbol);
+    const minCost = minCostOf(traded.market, apartado, price);
     if (amount < minCost) {
       throw badRequest(
         fillMessage(DCA_MESSAGES.belowMinCost, {
@@ -148,11 +167,181 @@ export class BotsService {
     if (await this.repo.activeFor(userId, exchange, symbol, kind)) {
       throw conflict(fillMessage(alreadyActive, { exchange, symbol }));
     }
+    await this.checkOneDerivativesBot(userId, exchange, symbol, apartado);
     const max = this.ctx.config.MAX_BOTS_PER_USER;
     if ((await this.repo.countActive(userId, this.leftoverKinds())) >= max) {
       throw conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max }));
     }
-    return { tp, sep, exchange, connection, symbol, market, amount, os, apartado, price };
+    await this.checkMargin(userId, exchange, apartado, traded.market, traded.leverage, amount, price);
+    await this.applyLeverage(userId, exchange, apartado, traded.marketSymbol, traded.leverage);
+    return {
+      tp,
+      sep,
+      exchange,
+      connection,
+      symbol,
+      market: traded.market,
+      amount,
+      os,
+      apartado,
+      price,
+      direction,
+      leverage: traded.leverage,
+      marketSymbol: traded.marketSymbol,
+    };
+  }
+
+  /** The current price of the traded market (its own ticker, else the pair's: paper marks are the spot price). */
+  async priceOf(exchange: string, marketSymbol: string, pair: string): Promise<number> {
+    if (marketSymbol !== pair) {
+      const t = await this.market.ticker(exchange, marketSymbol).catch(() => null);
+      if (t && Number.isFinite(t.last) && t.last > 0) return t.last;
+    }
+    return (await this.market.ticker(exchange, pair)).last;
+  }
+
+  /**
+   * The derivatives market a bot of `type` trades for the pair, checked: listed on the exchange, the
+   * leverage (the one sent, else the stored one, else 1) within its maximum, and the account able to
+   * trade it — the leverage is set on the exchange now, so a venue without derivatives (or a live
+   * exchange whose API lacks them) is refused with what it lacks before any bot exists.
+   */
+  async derivativesMarket(
+    userId: string,
+    exchange: string,
+    pair: string,
+    type: MarketType,
+    leverageSent: number | undefined,
+  ): Promise<{ market: DerivativesMarket; marketSymbol: string; leverage: number }> {
+    const marketSymbol = venueSymbol(pair, type);
+    const m = (await this.market.market(exchange, marketSymbol).catch(() => null)) as DerivativesMarket | null;
+    const noMarket = () =>
+      badRequest(
+        fillMessage(DERIVATIVES_MESSAGES.noMarket, { exchange: exchangeDisplayName(exchange), type, pair }),
+        { field: 'apartado' },
+      );
+    if (!m || !m.active) throw noMarket();
+    if (type === 'Margin' && m.margin !== true) throw noMarket();
+    const leverage = leverageSent ?? (await this.repo.settings(userId, exchange, pair)).leverage ?? 1;
+    const max = Math.min(m.maxLeverage ?? LIMITS.maxLeverage, LIMITS.maxLeverage);
+    if (leverage > max) {
+      throw badRequest(
+        fillMessage(DERIVATIVES_MESSAGES.leverageAboveMarket, { leverage, symbol: marketSymbol, exchange, max }),
+        { field: 'leverage' },
+      );
+    }
+    return { market: m, marketSymbol, leverage };
+  }
+
+  /**
+   * A derivatives bot's first order needs `amount / leverage` of margin in the market's settle currency
+   * (the base coin on an inverse swap): refused with the numbers when the wallet lacks it. When the
+   * balance cannot be read the start proceeds (the venue refuses what it cannot fill).
+   */
+  async checkMargin(
+    userId: string,
+    exchange: string,
+    type: MarketType,
+    market: DerivativesMarket,
+    leverage: number,
+    amount: number,
+    price: number,
+  ): Promise<void> {
+    if (!isDerivatives(type)) return;
+    const quote = market.quote;
+    const currency = settleOf(market, type);
+    const margin = amount / leverage;
+    const need = currency === quote || currency === 'USD' ? margin : margin / price;
+    const swap = type === 'Perpetual' || type === 'Inverse';
+    const venue = await this.venues.forUser(userId, exchange).catch(() => null);
+    const balances = venue
+      ? await derivativesOf(venue)
+          .fetchBalance(swap ? { type: 'swap' } : undefined)
+          .catch(() => null)
+      : null;
+    if (!balances) return;
+    const free = balances[currency]?.free ?? 0;
+    if (free + 1e-12 < need) {
+      const d = currency === quote ? 2 : 8;
+      throw badRequest(
+        fillMessage(DERIVATIVES_MESSAGES.insufficientMargin, {
+          need: Math.ceil(need * 10 ** d) / 10 ** d,
+          currency,
+          amount,
+          quote,
+          leverage,
+          wallet: swap ? 'derivatives' : 'spot (margin)',
+          free: Math.floor(free * 10 ** d) / 10 ** d,
+        }),
+        { field: 'amount' },
+      );
+    }
+  }
+
+  /**
+   * Sets a derivatives bot's leverage on the exchange before the bot exists: a venue without
+   * derivatives (or a live exchange whose API lacks them) is refused with what it lacks.
+   */
+  async applyLeverage(
+    userId: string,
+    exchange: string,
+    type: MarketType,
+    marketSymbol: string,
+    leverage: number,
+  ): Promise<void> {
+    if (!isDerivatives(type)) return;
+    const venue = derivativesOf(await this.venues.forUser(userId, exchange));
+    const unsupported = (reason: string) =>
+      badRequest(
+        fillMessage(DERIVATIVES_MESSAGES.unsupported, { type, exchange: exchangeDisplayName(exchange), reason }),
+        { field: 'apartado' },
+      );
+    if (!venue.setLeverage) throw unsupported(`${exchange} does not support setLeverage through its API`);
+    try {
+      await venue.setLeverage(leverage, marketSymbol);
+    } catch (err) {
+      if (err instanceof VenueError && err.action === 'retry') throw err;
+      throw unsupported(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /**
+   * The exchange keeps one position per market: a second active derivatives bot of the account on the
+   * same exchange symbol (whatever its kind) is refused. The partial unique index
+   * bots_one_derivatives_per_market keeps two starts at once from both passing.
+   */
+  async checkOneDerivativesBot(userId: string, exchange: string, pair: string, type: MarketType) {
+    if (!isDerivatives(type)) return;
+    const target = venueSymbol(pair, type);
+    const rows = await this.repo.listByUser(userId, 'active');
+    const other = rows.find(
+      (r) =>
+        r.exchange === exchange &&
+        isDerivatives(r.marketType) &&
+        venueSymbol(r.symbol, r.marketType) === target &&
+        !this.kinds.get(r.kind)?.leftover,
+    );
+    if (other) throw conflict(this.oneBotMessage(exchange, target, type));
+  }
+
+  oneBotMessage(exchange: string, symbol: string, type: string): string {
+    return fillMessage(DERIVATIVES_MESSAGES.oneBotPerMarket, {
+      exchange: exchangeDisplayName(exchange),
+      symbol,
+      type,
+    });
+  }
+
+  /** A unique violation on insert: the derivatives index's own message, else `fallback` (same kind and pair). */
+  uniqueViolation(err: unknown, exchange: string, symbol: string, type: string, fallback: string): Error | null {
+    const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+    if (String(e.cause?.code ?? e.code) !== '23505') return null;
+    const constraint = e.cause?.constraint ?? e.constraint ?? '';
+    const text = `${constraint} ${String((e.cause as Error | undefined)?.message ?? (err as Error).message)}`;
+    if (text.includes('bots_one_derivatives_per_market')) {
+      return conflict(this.oneBotMessage(exchange, venueSymbol(symbol, type), type));
+    }
+    return conflict(fillMessage(fallback, { exchange, symbol }));
   }
 
   /**
@@ -246,7 +435,8 @@ export class BotsService {
   /** The exchange's own symbol for what the user sent (exact, ASCII-trimmed), else the spec's 400. */
   async listed(exchange: string, symbol: string): Promise<string> {
     const listed = await this.market.listedSymbol(exchange, symbol).catch(() => null);
-    if (!listed) {
+    // The user names a pair; a swap symbol (BTC/USDT:USDT) is that pair with another market type.
+    if (!listed || listed.includes(':')) {
       throw badRequest(
         fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
       );
@@ -358,19 +548,70 @@ export class BotsService {
       params: (r.params ?? {}) as Record<string, unknown>,
     }));
   }
+  /**
+   * Stores the leverage of the user's pair on an exchange (spec part 2 §7 set_leverage): an integer from
+   * 1 to 200, at most the maximum of the pair's derivatives market where the exchange has one. A bot
+   * started later uses it (sent to the exchange before its first order); running bots keep theirs.
+   */
   async setLeverage(
     userId: string,
     exchange: string | undefined,
     symbol: string | undefined,
     leverage: number,
   ) {
-    if (!exchange) throw badRequest(DCA_MESSAGES.leverageNoExchange);
-    const ex = exchange.toLowerCase();
+    if (!exchange || !exchange.trim()) throw badRequest(DERIVATIVES_MESSAGES.leverageNoExchange);
+    const ex = exchange.trim().toLowerCase();
     if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
     const sym = symbol && asciiTrim(symbol) ? await this.listed(ex, symbol) : '';
+    const max = sym ? await this.maxLeverage(ex, sym) : null;
+    if (max !== null && leverage > max) {
+      throw badRequest(
+        fillMessage(DERIVATIVES_MESSAGES.leverageAboveMarket, {
+          leverage,
+          symbol: sym,
+          exchange: exchangeDisplayName(ex),
+          max,
+        }),
+        { field: 'leverage' },
+      );
+    }
     await this.repo.saveSetting(userId, { exchange: ex, symbol: sym }, { leverage });
-    return { success: true, leverage, message: `Leverage configured to ${leverage}x` };
+    return {
+      success: true as const,
+      leverage,
+      max_leverage: max,
+      message: fillMessage(DERIVATIVES_MESSAGES.leverageConfigured, { leverage }),
+    };
   }
+
+  /** The stored leverage of a pair (else of the exchange, else 1) and the market's maximum. */
+  async leverage(userId: string, exchange: string, symbol: string | undefined) {
+    const ex = exchange.trim().toLowerCase();
+    if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
+    const sym = symbol && asciiTrim(symbol) ? await this.listed(ex, symbol) : '';
+    const own = sym ? (await this.repo.settings(userId, ex, sym)).leverage : null;
+    const leverage = own ?? (await this.repo.settings(userId, ex, '')).leverage ?? 1;
+    return {
+      success: true as const,
+      exchange: ex,
+      symbol: sym,
+      leverage,
+      max_leverage: sym ? await this.maxLeverage(ex, sym) : null,
+    };
+  }
+
+  /** The highest leverage the pair's swap markets allow on the exchange (≤ 200), null without one. */
+  private async maxLeverage(exchange: string, pair: string): Promise<number | null> {
+    let best: number | null = null;
+    for (const type of ['Perpetual', 'Inverse'] as const) {
+      const m = (await this.market
+        .market(exchange, venueSymbol(pair, type))
+        .catch(() => null)) as DerivativesMarket | null;
+      if (m?.active && m.maxLeverage) best = Math.max(best ?? 0, m.maxLeverage);
+    }
+    return best === null ? null : Math.min(best, LIMITS.maxLeverage);
+  }
+
   async setApartado(userId: string, apartado: string) {
     await this.repo.saveSetting(userId, {}, { apartado });
     return { success: true, apartado };

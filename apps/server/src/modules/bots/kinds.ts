@@ -1,4 +1,4 @@
-import { classicDca, classicVnc, gridBotDca } from '@bytx/engine';
+import { classicDca, classicVnc, gridBot, gridBotDca } from '@bytx/engine';
 import type { AnyStrategy, KindRegistry } from './runner/types';
 
 /**
@@ -9,4 +9,5 @@ export const botKinds: KindRegistry = new Map<string, AnyStrategy>([
   [gridBotDca.kind, gridBotDca],
   [classicDca.kind, classicDca],
   [classicVnc.kind, classicVnc],
+  [gridBot.kind, gridBot as unknown as AnyStrategy],
 ]);

@@ -4,6 +4,7 @@ import {
   botEventsParams,
   botEventsQuery,
   botsActivosQuery,
+  getLeverageQuery,
   historialQuery,
   minCostBody,
   pnlsActualesBody,
@@ -17,6 +18,7 @@ import { BotsRepository } from './bots.repository';
 import { BotsService } from './bots.service';
 import { classicDcaRoutes } from './classic-dca/routes';
 import { gridDcaRoutes } from './grid-dca/routes';
+import { gridRoutes } from './grid/routes';
 import { historyRoutes } from './history/routes';
 import { pendingRoutes } from './pending/routes';
 import { BotRunner } from './runner';
@@ -64,6 +66,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   await app.register(gridDcaRoutes, { ctx, repo, runner, bots });
   await app.register(classicDcaRoutes, { ctx, repo, runner, bots });
+  await app.register(gridRoutes, { ctx, repo, runner, bots });
   await app.register(historyRoutes, { ctx });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 
@@ -108,6 +111,15 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     { ...auth, schema: { tags, summary: 'Leverage per exchange and symbol', body: setLeverageBody } },
     async (req) =>
       bots.setLeverage(currentUser(req).id, req.body.exchange, req.body.symbol, req.body.leverage),
+  );
+
+  app.get(
+    '/api/set_leverage',
+    {
+      ...auth,
+      schema: { tags, summary: 'The stored leverage of a pair (1 when none)', querystring: getLeverageQuery },
+    },
+    async (req) => bots.leverage(currentUser(req).id, req.query.exchange, req.query.symbol),
   );
 
   app.post(

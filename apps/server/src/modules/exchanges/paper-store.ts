@@ -1,4 +1,11 @@
-import type { Order, PaperAccountState, PaperBalance, PaperStateChange, PaperStore } from '@bytx/venues';
+import type {
+  Order,
+  PaperAccountState,
+  PaperBalance,
+  PaperDerivativesState,
+  PaperStateChange,
+  PaperStore,
+} from '@bytx/venues';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { paperAccounts, paperOrders } from '../../db/schema/index';
@@ -30,7 +37,11 @@ export class DbPaperStore implements PaperStore {
     const { userId, exchange } = parsePaperAccountId(accountId);
     const where = and(eq(paperAccounts.userId, userId), eq(paperAccounts.exchange, exchange));
     const [account] = await this.db
-      .select({ balances: paperAccounts.balances, seq: paperAccounts.seq })
+      .select({
+        balances: paperAccounts.balances,
+        seq: paperAccounts.seq,
+        derivatives: paperAccounts.derivatives,
+      })
       .from(paperAccounts)
       .where(where);
     if (!account) return null;
@@ -49,6 +60,7 @@ export class DbPaperStore implements PaperStore {
       balances: account.balances as Record<string, PaperBalance>,
       seq: account.seq,
       orders: [...open, ...closed].map((r) => r.data as Order),
+      ...(account.derivatives ? { derivatives: account.derivatives as PaperDerivativesState } : {}),
     };
   }
 
@@ -56,12 +68,14 @@ export class DbPaperStore implements PaperStore {
     const { userId, exchange } = parsePaperAccountId(accountId);
     const now = new Date();
     await this.db.transaction(async (tx) => {
+      // The derivatives part is saved whole when the venue sends it, and left as it was otherwise.
+      const derivatives = change.derivatives ? { derivatives: change.derivatives } : {};
       await tx
         .insert(paperAccounts)
-        .values({ userId, exchange, balances: change.balances, seq: change.seq, updatedAt: now })
+        .values({ userId, exchange, balances: change.balances, seq: change.seq, updatedAt: now, ...derivatives })
         .onConflictDoUpdate({
           target: [paperAccounts.userId, paperAccounts.exchange],
-          set: { balances: change.balances, seq: change.seq, updatedAt: now },
+          set: { balances: change.balances, seq: change.seq, updatedAt: now, ...derivatives },
         });
       if (change.orders.length === 0) return;
       await tx

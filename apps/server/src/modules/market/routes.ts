@@ -191,8 +191,9 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (request) => {
       const { exchange } = request.query;
       const markets = await hub.markets(exchange).catch(rethrow);
+      // The user's pairs: spot markets only (a swap, BTC/USDT:USDT, is the same pair on another market type).
       const pairs = Object.values(markets)
-        .filter((m) => m.active)
+        .filter((m) => m.active && !m.symbol.includes(':'))
         .map((m) => m.symbol)
         .sort();
       return { exchange: exchange.trim().toLowerCase(), pairs };

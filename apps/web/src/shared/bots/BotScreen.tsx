@@ -23,7 +23,7 @@ const NAV = [
 ] as const;
 
 /** The bot screens' nav; `active` is the current screen's button, if it has one. */
-function BotNav({ active }: { active?: (typeof NAV)[number]['key'] }) {
+export function BotNav({ active }: { active?: (typeof NAV)[number]['key'] }) {
   const { t } = useTranslation();
   return (
     <Group gap="xs" mb="md">
@@ -55,7 +55,7 @@ export function BotScreenFrame({
 }: {
   screen: BotScreen;
   title: string;
-  activeNav?: 'dca';
+  activeNav?: 'dca' | 'grid';
   form: ReactNode;
   list: ReactNode;
   footer: ReactNode;

@@ -25,9 +25,11 @@ export const botsApi = {
   pairs: async (exchange: string): Promise<string[]> => {
     const res = await api<unknown>('/api/market/pairs', { query: { exchange } });
     const list = Array.isArray(res) ? res : ((res as { pairs?: unknown[] }).pairs ?? []);
+    // The user's pair is BASE/QUOTE; the market type picks the venue symbol, so the venue-only
+    // derivatives symbols (`BTC/USDT:USDT`) are not offered.
     return list
       .map((p) => (typeof p === 'string' ? p : ((p as { symbol?: string }).symbol ?? '')))
-      .filter((s) => s.length > 0);
+      .filter((s) => s.length > 0 && !s.includes(':'));
   },
   minCost: (user_id: string, exchange: string, symbol: string) =>
     api<MinCostAnswer>('/api/min_cost', { body: { user_id, exchange, symbol } }),

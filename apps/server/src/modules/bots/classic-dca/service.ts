@@ -4,6 +4,7 @@ import {
   CLASSIC_DCA_MESSAGES,
   CLASSIC_DCA_OPTIONS,
   DCA_MESSAGES,
+  DERIVATIVES_MESSAGES,
   fillMessage,
   LIMITS,
   TP_VNC_DEFAULT,
@@ -31,6 +32,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../../lib/errors';
 import { parseLooseNumber, parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotsService } from '../bots.service';
+import { venueSymbol } from '../derivatives';
 import { dcaMarketRules } from '../market-rules';
 import { strategyIdOf, type BotRunner } from '../runner';
 
@@ -171,8 +173,11 @@ export class ClassicDcaService {
   }
 
   async start(userId: string, body: StartBotBody): Promise<{ bot: ClassicBotView; message: string }> {
+    if (body.direction === 'SHORT' && (body.apartado ?? 'Spot') !== 'Spot') {
+      throw badRequest(DERIVATIVES_MESSAGES.classicLongOnly, { field: 'direction' });
+    }
     const checked = await this.bots.checkStart(userId, body, CLASSIC_DCA, CLASSIC_DCA_MESSAGES.alreadyActive);
-    const { tp, sep, exchange, symbol, market, amount, os, apartado, price } = checked;
+    const { tp, sep, exchange, symbol, market, amount, os, apartado, price, leverage } = checked;
     const tpVnc = body.tp_vnc === undefined ? TP_VNC_DEFAULT : parseLooseNumber(body.tp_vnc);
     if (tpVnc === null || !(TP_VNC_OPTIONS as readonly number[]).includes(tpVnc)) {
       throw badRequest(CLASSIC_DCA_MESSAGES.badTpVnc, { field: 'tp_vnc' });
@@ -222,15 +227,14 @@ export class ClassicDcaService {
         kind: CLASSIC_DCA,
         exchange,
         symbol,
+        marketType: apartado,
+        leverage,
         config: cfgJson,
         state,
       },
       true,
     ).catch((err: unknown) => {
-      if (isUniqueViolation(err)) {
-        throw conflict(fillMessage(CLASSIC_DCA_MESSAGES.alreadyActive, { exchange, symbol }));
-      }
-      throw err;
+      throw this.bots.uniqueViolation(err, exchange, symbol, apartado, CLASSIC_DCA_MESSAGES.alreadyActive) ?? err;
     });
     const after = await this.bots.launch(id);
     if (after) row = after;
@@ -244,7 +248,16 @@ export class ClassicDcaService {
   /** `capped`: a bot the user starts (MAX_BOTS_PER_USER); a VNC the server creates is not. */
   private async insert(
     userId: string,
-    r: { id: string; kind: string; exchange: string; symbol: string; config: unknown; state: unknown },
+    r: {
+      id: string;
+      kind: string;
+      exchange: string;
+      symbol: string;
+      marketType?: BotRow['marketType'];
+      leverage?: number;
+      config: unknown;
+      state: unknown;
+    },
     capped = false,
   ): Promise<BotRow> {
     const run = this.ctx.config.BOT_RUNNER;
@@ -299,7 +312,7 @@ export class ClassicDcaService {
       await this.runner.act(existing.id, { type: 'action', name: 'add_vnc', params, ts: Date.now() });
       return;
     }
-    const market = await this.bots.market.market(source.exchange, source.symbol);
+    const market = await this.bots.market.market(source.exchange, venueSymbol(source.symbol, source.marketType));
     if (!market) throw new HttpError(503, `${source.symbol} is not listed on ${source.exchange} now.`);
     const id = randomUUID();
     const state = createVnc(
@@ -313,6 +326,8 @@ export class ClassicDcaService {
         kind: CLASSIC_VNC,
         exchange: source.exchange,
         symbol: source.symbol,
+        marketType: source.marketType,
+        leverage: source.leverage,
         config: { tp_vnc: tpVnc, from: source.id },
         state,
       });

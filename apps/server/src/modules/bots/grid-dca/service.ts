@@ -17,6 +17,7 @@ import {
 } from '@bytx/engine';
 import type { AppContext, MarketHub, VenueRegistry } from '../../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../../lib/errors';
+import { isDerivatives } from '../derivatives';
 import { dcaMarketRules } from '../market-rules';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotsService } from '../bots.service';
@@ -134,9 +135,9 @@ export class DcaService {
       amount,
       os: osRaw,
       apartado,
+      direction,
+      leverage,
     } = await this.bots.checkStart(userId, body, GRID_DCA, DCA_MESSAGES.alreadyActive);
-    const direction = body.direction ?? 'LONG';
-    const leverage = body.leverage ?? (await this.repo.settings(userId, exchange, symbol)).leverage ?? 1;
     const id = randomUUID();
     const config: DcaConfig = {
       symbol,
@@ -145,6 +146,7 @@ export class DcaService {
       sepPct: sep,
       os: osRaw,
       direction,
+      derivatives: isDerivatives(apartado),
       market: dcaMarketRules(market),
       sl: null,
       tpPlus: null,
@@ -167,6 +169,8 @@ export class DcaService {
           kind: GRID_DCA,
           exchange,
           symbol,
+          marketType: apartado,
+          leverage,
           config: cfgJson,
           state,
           status: 'active',
@@ -176,14 +180,8 @@ export class DcaService {
         this.bots.startCap(),
       );
     } catch (err) {
-      // The partial unique index: a concurrent start of the same pair.
-      if (
-        String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
-        '23505'
-      ) {
-        throw conflict(fillMessage(DCA_MESSAGES.alreadyActive, { exchange, symbol }));
-      }
-      throw err;
+      // The partial unique indexes: a concurrent start of the same pair, or of the same derivatives market.
+      throw this.bots.uniqueViolation(err, exchange, symbol, apartado, DCA_MESSAGES.alreadyActive) ?? err;
     }
     const after = await this.bots.launch(id);
     if (after) row = after;

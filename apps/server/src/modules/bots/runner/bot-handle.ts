@@ -1,6 +1,7 @@
 import { isQuietTick, type QuietBand, type StepResult, type StrategyEvent } from '@bytx/engine';
 import type { Order, Venue } from '@bytx/venues';
 import type { BotRow, BotWrite, NewBotEventRow, NewBotOrderRow, NewBotTradeRow } from '../bots.repository';
+import { derivativesOf, isDerivatives, venueSymbol, type LiquidationInfo } from '../derivatives';
 import { BotVenues, ConnectionGoneError } from './bot-venues';
 import { OrderExecutor } from './order-executor';
 import type { AnyState, AnyStrategy, Arrival, MarketKey, OpaqueState, RunnerDeps } from './types';
@@ -46,6 +47,11 @@ export class BotHandle {
   private persisted: State;
   private stoppedWaiters: ((ok: boolean) => void)[] = [];
   readonly prefix: string;
+  /** The exchange's symbol of the bot's market (marketSymbol(row.symbol, row.marketType)): every venue
+   *  call, order and market subscription of the bot's own market uses it. */
+  readonly marketSymbol: string;
+  /** A derivatives bot (Perpetual, Inverse, Margin): it holds a position, has a leverage, can be liquidated. */
+  readonly derivatives: boolean;
   readonly venues: BotVenues;
   readonly orders: OrderExecutor;
   detached = false;
@@ -56,6 +62,9 @@ export class BotHandle {
   pauseDone: Promise<void> | null = null;
   /** Attached to trade (ticks and order updates), not just for one user action. */
   trading = false;
+  /** The venue liquidated the bot's position: no order is sent to its market any more (the strategy
+   *  hears of it next and stops). */
+  liquidating = false;
 
   constructor(
     readonly row: BotRow,
@@ -64,6 +73,8 @@ export class BotHandle {
   ) {
     this.cur = row.state as State;
     this.prefix = `${(row.state as { botId: string }).botId}-`;
+    this.marketSymbol = venueSymbol(row.symbol, row.marketType ?? 'Spot');
+    this.derivatives = isDerivatives(row.marketType ?? 'Spot');
     this.persisted = this.cur;
     this.venues = new BotVenues(this);
     this.orders = new OrderExecutor(this);
@@ -104,7 +115,7 @@ export class BotHandle {
 
   /** Every market the bot follows: its own first, then those its strategy names. */
   markets(): MarketKey[] {
-    const own = { exchange: this.row.exchange, symbol: this.row.symbol };
+    const own = { exchange: this.row.exchange, symbol: this.marketSymbol };
     const extra = this.strategy.extraMarkets?.(this.current()) ?? [];
     return [own, ...extra.filter((m) => m.exchange !== own.exchange || m.symbol !== own.symbol)];
   }
@@ -140,7 +151,19 @@ export class BotHandle {
     this.trading = subscribe;
     const markets = this.markets();
     for (const ex of new Set(markets.map((m) => m.exchange))) await this.venues.load(ex);
+    // A liquidation while no process ran the bot (a crash, a restart): known before the reconcile, so
+    // nothing is placed on the market meanwhile, and fed once the orders it cancelled are reconciled.
+    const missed = this.derivatives && this.row.status === 'active' ? await this.missedLiquidation() : null;
+    if (missed) this.liquidating = true;
     await this.enqueue(() => this.orders.reconcile(markets));
+    if (missed) {
+      await this.enqueue(async () => {
+        await this.logEvent('info', 'reconcile_liquidation', { price: missed.price, ts: missed.ts });
+        await this.liquidated(missed);
+      });
+    }
+    // The stored leverage is set on the market before the bot's next order.
+    if (this.derivatives && subscribe && !this.stopped) await this.enqueue(() => this.applyLeverage());
     if (subscribe && !this.stopped) {
       for (const m of markets) this.leave.push(this.host.joinMarket(this, m));
       // Resume (or start) from the current prices at once.
@@ -161,6 +184,66 @@ export class BotHandle {
       await this.venues.settled(pushedBy);
       await this.orders.applySnapshot(order, false, false, arrived);
     });
+  }
+
+  /**
+   * The venue liquidated a position (pushed by BotVenues for the bot's own market): fed to the strategy
+   * as `liquidated` behind the order updates the venue pushed first (the cancels of the bot's orders).
+   */
+  onLiquidation(l: LiquidationInfo, pushedBy: Venue): void {
+    if (this.stopped || l.symbol !== this.marketSymbol) return;
+    // From now on nothing more is sent to this market: steps still queued before the liquidation (fills
+    // pushed before it) must not open a new position the strategy would not know about.
+    this.liquidating = true;
+    void this.enqueue(async () => {
+      await this.venues.settled(pushedBy);
+      await this.liquidated(l);
+    });
+  }
+
+  private async liquidated(l: LiquidationInfo): Promise<void> {
+    if (this.stopped) return;
+    await this.step(
+      { type: 'liquidated', price: l.price, contracts: l.contracts, ts: l.ts },
+      {
+        events: [
+          {
+            botId: this.id,
+            level: 'info',
+            code: 'venue_liquidation',
+            params: { symbol: l.symbol, price: l.price, contracts: l.contracts, ...(l.loss === undefined ? {} : { loss: l.loss }) },
+          },
+        ],
+      },
+    );
+    if (!this.stopped) {
+      // A strategy that did not stop on it: the position is gone, the bot cannot go on as it was.
+      await this.halt('stopped', 'liquidated', `${l.symbol} position liquidated at ${l.price}`);
+    }
+  }
+
+  /** The first liquidation of the bot's market since it started (asked after a restart), else null. */
+  private async missedLiquidation(): Promise<LiquidationInfo | null> {
+    const venue = this.venues.primary;
+    const d = venue ? derivativesOf(venue) : null;
+    if (!d?.fetchMyLiquidations) return null;
+    const since = this.row.startedAt.getTime();
+    const list = await d.fetchMyLiquidations(this.marketSymbol, since);
+    const hit = list.filter((l) => l.ts >= since && l.symbol === this.marketSymbol).sort((a, b) => a.ts - b.ts);
+    return hit[0] ?? null;
+  }
+
+  /** Sets the bot's leverage on its market before it trades (derivatives; idempotent on the venue). */
+  private async applyLeverage(): Promise<void> {
+    const venue = this.venues.primary;
+    const d = venue ? derivativesOf(venue) : null;
+    if (!d?.setLeverage || this.stopped) return;
+    try {
+      await d.setLeverage(this.row.leverage ?? 1, this.marketSymbol);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await this.logEvent('warn', 'leverage_failed', { leverage: this.row.leverage ?? 1, message });
+    }
   }
 
   /** A venue was closed under the bot (evicted by the registry): take the current one and reconcile. */
@@ -328,7 +411,7 @@ export class BotHandle {
             clientOrderId: c.clientOrderId,
             botId: this.id,
             exchange: c.exchange && c.exchange !== this.row.exchange ? c.exchange : null,
-            symbol: c.symbol ?? this.row.symbol,
+            symbol: c.symbol ?? this.marketSymbol,
             side: c.side,
             type: c.orderType,
             price: c.price === undefined ? null : String(c.price),
@@ -430,7 +513,7 @@ export class BotHandle {
   async pairListed(): Promise<boolean> {
     const market = this.deps.market();
     market.invalidateMarkets?.(this.row.exchange);
-    return (await market.listedSymbol(this.row.exchange, this.row.symbol).catch(() => null)) !== null;
+    return (await market.listedSymbol(this.row.exchange, this.marketSymbol).catch(() => null)) !== null;
   }
 
   /**

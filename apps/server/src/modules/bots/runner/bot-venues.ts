@@ -1,5 +1,6 @@
 import type { Order, Venue } from '@bytx/venues';
 import type { BotRow } from '../bots.repository';
+import { derivativesOf, type LiquidationInfo } from '../derivatives';
 import type { RunnerDeps } from './types';
 
 /** The bot's exchange connection is gone (the registry has no venue for it): the bot was halted. */
@@ -13,6 +14,10 @@ export interface VenueOwner {
   readonly stopped: boolean;
   /** An update of one of the bot's orders pushed by `venue` (on `exchange`). */
   onOrderUpdate(order: Order, exchange: string, venue: Venue): void;
+  /** A derivatives bot: it listens to the liquidations of its own venue. */
+  readonly derivatives: boolean;
+  /** A liquidation pushed by the bot's own venue (any market of the account; the bot filters its own). */
+  onLiquidation(l: LiquidationInfo, venue: Venue): void;
   /** The connection of `exchange` is gone: the bot stops without the strategy. */
   halt(status: 'error' | 'stopped', code: string, message: string): Promise<void>;
 }
@@ -42,12 +47,21 @@ export class BotVenues {
   /** Takes `venue` as the bot's venue on `exchange` and listens to its order updates (no longer the old one's). */
   use(exchange: string, venue: Venue): void {
     this.open.get(exchange)?.unsub();
-    const unsub = this.detached
+    let unsub = this.detached
       ? () => undefined
       : venue.onOrderUpdate((order) => {
           if (order.clientOrderId?.startsWith(this.bot.prefix))
             this.bot.onOrderUpdate(order, exchange, venue);
         });
+    const d = derivativesOf(venue);
+    if (!this.detached && this.bot.derivatives && exchange === this.bot.row.exchange && d.onLiquidation) {
+      const offOrders = unsub;
+      const offLiq = d.onLiquidation((l) => this.bot.onLiquidation(l, venue));
+      unsub = () => {
+        offOrders();
+        offLiq();
+      };
+    }
     this.open.set(exchange, { venue, unsub });
     if (exchange === this.bot.row.exchange) this.primary = venue;
   }

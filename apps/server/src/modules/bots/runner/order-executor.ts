@@ -40,10 +40,14 @@ function rejectReasonOf(err: unknown): RejectReason {
 export interface ExecutorOwner {
   readonly id: string;
   readonly row: BotRow;
+  /** The exchange's symbol of the bot's own market (marketSymbol(row.symbol, row.marketType)). */
+  readonly marketSymbol: string;
   readonly prefix: string;
   readonly deps: RunnerDeps;
   readonly venues: BotVenues;
   readonly pausing: boolean;
+  /** The venue liquidated the bot's position: orders for its own market are not sent. */
+  readonly liquidating: boolean;
   now(): number;
   /** Steps the strategy with `event` (persisting `extra` with it) and carries out what it decides. */
   step(event: StrategyEvent, extra?: Partial<BotWrite>, arrived?: Arrival): Promise<void>;
@@ -72,6 +76,30 @@ export class OrderExecutor {
   /** The market of a journaled order (the bot's own unless the strategy named another). */
   marketOf(row: { exchange?: string | null; symbol: string }): MarketKey {
     return { exchange: row.exchange ?? this.bot.row.exchange, symbol: row.symbol };
+  }
+
+  private isOwnMarket(c: PlaceOrderCommand): boolean {
+    return (
+      (c.exchange ?? this.bot.row.exchange) === this.bot.row.exchange &&
+      (c.symbol ?? this.bot.marketSymbol) === this.bot.marketSymbol
+    );
+  }
+
+  /**
+   * An order decided before the strategy heard of the liquidation: never sent (it would open a new
+   * position). Journaled as rejected without a strategy step: the `liquidated` event that follows ends
+   * everything the strategy had on this market.
+   */
+  private async skipLiquidated(clientOrderId: string): Promise<void> {
+    const entry = this.journal.get(clientOrderId);
+    if (entry) entry.status = 'rejected';
+    await this.deps.store.updateOrder(clientOrderId, { status: 'rejected' });
+    await this.bot.logEvent('info', 'order_skipped_liquidated', { clientOrderId });
+  }
+
+  /** The bot's own market on its venue. */
+  private ownMarket(): MarketKey {
+    return { exchange: this.bot.row.exchange, symbol: this.bot.marketSymbol };
   }
 
   /** Orders just journaled by a step (status pending_submit). */
@@ -103,7 +131,9 @@ export class OrderExecutor {
           break;
         }
         if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
-        else if (c.type === 'place_order') await this.place(c);
+        else if (c.type === 'place_order' && this.bot.liquidating && this.isOwnMarket(c)) {
+          await this.skipLiquidated(c.clientOrderId);
+        } else if (c.type === 'place_order') await this.place(c);
       }
     } finally {
       this.draining = false;
@@ -134,7 +164,13 @@ export class OrderExecutor {
   private async place(c: PlaceOrderCommand): Promise<void> {
     const m: MarketKey = {
       exchange: c.exchange ?? this.bot.row.exchange,
-      symbol: c.symbol ?? this.bot.row.symbol,
+      symbol: c.symbol ?? this.bot.marketSymbol,
+    };
+    // Margin orders borrow on the spot symbol (isolated); a derivatives close may only reduce the position.
+    const own = m.exchange === this.bot.row.exchange && m.symbol === this.bot.marketSymbol;
+    const derivatives = {
+      ...(c.reduceOnly && own && this.bot.row.marketType !== 'Spot' ? { reduceOnly: true } : {}),
+      ...(own && this.bot.row.marketType === 'Margin' ? { marginMode: 'isolated' as const } : {}),
     };
     for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
       try {
@@ -146,6 +182,7 @@ export class OrderExecutor {
           amount: c.amount ?? 0,
           ...(c.orderType === 'limit' && c.price !== undefined ? { price: c.price } : {}),
           clientOrderId: c.clientOrderId,
+          ...derivatives,
         });
         await this.applySnapshot(order, true);
         return;
@@ -206,7 +243,7 @@ export class OrderExecutor {
     const entry = this.journal.get(clientOrderId);
     // Already settled: the strategy heard about it (or will ignore it); nothing to send.
     if (entry && FINAL.has(entry.status)) return;
-    const m = entry ?? this.marketOf(this.bot.row);
+    const m = entry ?? this.ownMarket();
     for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
       try {
         const found = await this.lookup(clientOrderId, m);
@@ -268,7 +305,8 @@ export class OrderExecutor {
 
   private feeInQuote(order: Order, symbol: string): number {
     if (!order.fee) return 0;
-    const [base, quote] = symbol.split('/');
+    const [base, rest = ''] = symbol.split('/');
+    const quote = rest.split(':')[0];
     if (order.fee.currency === quote) return order.fee.cost;
     if (order.fee.currency === base) return order.fee.cost * (order.average ?? order.price ?? 0);
     return order.fee.cost;

@@ -1,5 +1,6 @@
 import { AuthenticationError, type Venue } from '@bytx/venues';
 import type { BotRow } from '../bots.repository';
+import { venueSymbol } from '../derivatives';
 import type { BotHandle } from './bot-handle';
 import { hasActions, type RunnerDeps } from './types';
 
@@ -116,7 +117,7 @@ export class ProblemWatch {
   private async onListing(e: { exchange: string; symbol: string; listed: boolean }): Promise<void> {
     if (!e.listed) {
       const hit = [...this.host.handles()].filter(
-        (h) => h.row.exchange === e.exchange && h.row.symbol === e.symbol,
+        (h) => h.row.exchange === e.exchange && (h.row.symbol === e.symbol || h.marketSymbol === e.symbol),
       );
       await Promise.all(
         hit.map((h) => this.pause(h.id, 'pair_delisted', `${e.symbol} was delisted by ${e.exchange}`)),
@@ -151,7 +152,8 @@ export class ProblemWatch {
       if (userId && r.userId !== userId) continue;
       const market = this.deps.market();
       market.invalidateMarkets?.(r.exchange);
-      if (await market.listedSymbol(r.exchange, r.symbol).catch(() => null)) {
+      const symbol = venueSymbol(r.symbol, r.marketType ?? 'Spot');
+      if (await market.listedSymbol(r.exchange, symbol).catch(() => null)) {
         await this.unpause(r.id, 'pair_delisted');
       }
     }

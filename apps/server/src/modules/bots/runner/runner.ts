@@ -155,7 +155,7 @@ export class BotRunner implements HandleHost {
       this.markets.set(key, market);
     }
     const entry = market;
-    const set = h.row.exchange === m.exchange && h.row.symbol === m.symbol ? entry.own : entry.others;
+    const set = h.row.exchange === m.exchange && h.marketSymbol === m.symbol ? entry.own : entry.others;
     set.add(h);
     return () => {
       set.delete(h);
@@ -173,7 +173,7 @@ export class BotRunner implements HandleHost {
 
   /** Kept for callers that join a bot's own pair. */
   joinPair(h: BotHandle): () => void {
-    return this.joinMarket(h, { exchange: h.row.exchange, symbol: h.row.symbol });
+    return this.joinMarket(h, { exchange: h.row.exchange, symbol: h.marketSymbol });
   }
 
   /** The running handle of a bot, attaching (and reconciling) it when this process does not run it yet. */

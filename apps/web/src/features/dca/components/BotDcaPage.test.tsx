@@ -1,5 +1,6 @@
 import { BOT_PROBLEMS, type DcaBotView } from '@bytx/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { json, renderApp } from '../../../../test/renderApp';
@@ -150,6 +151,67 @@ describe('BotDcaPage', () => {
     const problem = await screen.findByTestId('dca-bot-problem');
     expect(problem.dataset.problem).toBe('pair_delisted');
     expect(problem.textContent).toBe(BOT_PROBLEMS.pair_delisted.en);
+  });
+
+  it('off Spot shows leverage (exchange first, −/+, toast) and LONG/SHORT, and sends both with the start', async () => {
+    act(() => notifications.clean());
+    const sets: unknown[] = [];
+    const starts: Record<string, unknown>[] = [];
+    const r = responses();
+    renderApp(<BotDcaPage />, {
+      user,
+      responses: {
+        ...r,
+        '/api/set_leverage': (_u: URL, init?: RequestInit) => {
+          sets.push(JSON.parse(typeof init?.body === 'string' ? init.body : '{}'));
+          return json({ success: true, leverage: 3 });
+        },
+        '/api/start_bot_dca': (_u: URL, init?: RequestInit) => {
+          starts.push(
+            JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown>,
+          );
+          return json({ success: true, message: 'ok' });
+        },
+      },
+    });
+    // Spot: neither control; the start says LONG and sends no leverage.
+    fireEvent.change(await screen.findByTestId('dca-exchange'), { target: { value: 'binance' } });
+    fireEvent.change(screen.getByTestId('dca-pair'), { target: { value: 'BTC/USDT' } });
+    expect(screen.queryByTestId('dca-leverage-btn')).toBeNull();
+    expect(screen.queryByTestId('dca-direction')).toBeNull();
+    fireEvent.click(screen.getByTestId('dca-start'));
+    await waitFor(() => expect(starts).toHaveLength(1));
+    expect(starts[0]).toMatchObject({ apartado: 'Spot', direction: 'LONG' });
+    expect(starts[0]).not.toHaveProperty('leverage');
+
+    fireEvent.change(screen.getByTestId('dca-market-type'), { target: { value: 'Perpetual' } });
+    fireEvent.change(screen.getByTestId('dca-exchange'), { target: { value: '' } });
+    await userEvent.click(await screen.findByTestId('dca-leverage-btn'));
+    expect((await screen.findByTestId('dca-form-error')).textContent).toBe(
+      'Please select an Exchange before setting leverage.',
+    );
+    fireEvent.change(screen.getByTestId('dca-exchange'), { target: { value: 'binance' } });
+    await userEvent.click(screen.getByTestId('dca-leverage-btn'));
+    expect(await screen.findByText('Adjust Leverage')).toBeTruthy();
+    await userEvent.click(screen.getByTestId('dca-leverage-plus'));
+    await userEvent.click(screen.getByTestId('dca-leverage-plus'));
+    await userEvent.click(screen.getByTestId('dca-leverage-confirm'));
+    expect(await screen.findByText('Leverage configured to 3x')).toBeTruthy();
+    expect(screen.getByTestId('dca-leverage-btn').textContent).toBe('Leverage: 3x');
+    await waitFor(() =>
+      expect(sets).toEqual([
+        { user_id: 'me@example.com', exchange: 'binance', symbol: 'BTC/USDT', leverage: 3 },
+      ]),
+    );
+    await userEvent.click(screen.getByRole('radio', { name: 'SHORT' }));
+    fireEvent.click(screen.getByTestId('dca-start'));
+    await waitFor(() => expect(starts).toHaveLength(2));
+    expect(starts[1]).toMatchObject({
+      apartado: 'Perpetual',
+      direction: 'SHORT',
+      leverage: 3,
+      symbol: 'BTC/USDT',
+    });
   });
 
   it('shows at most 7 page buttons around the current page', () => {

@@ -7,6 +7,7 @@ import type { DcaBotView } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
 import { ActiveBotsList, BotScreenFrame, BotsFooter, NoSession } from '../../../shared/bots/BotScreen';
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
+import { LeverageDialog } from '../../../shared/bots/LeverageDialog';
 import {
   useDebouncedSlTp,
   usePagedList,
@@ -19,7 +20,6 @@ import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { commaToDot, dcaApi } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
-import { LeverageDialog } from './dialogs';
 import { DCA_SCREEN as SCREEN } from './screen';
 
 const BOTS_PER_PAGE = 2;
@@ -81,6 +81,9 @@ export function BotDcaPage() {
     const ok = await form.check();
     if (!ok) return;
     const { symbol, amt } = ok;
+    // SHORT and leverage exist off Spot only; a Spot bot is always LONG.
+    const derivatives = apartado !== 'Spot';
+    const dir = derivatives ? direction : 'LONG';
     const opt: DcaBotView = {
       id: `optimistic-${symbol}`,
       exchange,
@@ -94,8 +97,8 @@ export function BotDcaPage() {
       tp_plus: null,
       ra_enabled: false,
       apartado,
-      leverage,
-      direction,
+      leverage: derivatives ? leverage : 1,
+      direction: dir,
       status: 'active',
       pnl: 0,
       open_lots: 0,
@@ -117,7 +120,8 @@ export function BotDcaPage() {
         exchange,
         user_id: userId,
         apartado,
-        ...(apartado !== 'Spot' ? { leverage, direction } : {}),
+        direction: dir,
+        ...(derivatives ? { leverage } : {}),
       }),
     );
   };
@@ -160,7 +164,7 @@ export function BotDcaPage() {
       void dcaApi
         .setLeverage(userId, exchange, pair.trim().toUpperCase(), n)
         .catch((err: unknown) => console.error('set_leverage failed', err));
-      notifications.show({ message: t('dca.leverage.toast', { n }), autoClose: 3_000 });
+      notifications.show({ message: t('bots.leverage.toast', { n }), autoClose: 3_000 });
     },
     [exchange, pair, t, userId],
   );
@@ -182,18 +186,19 @@ export function BotDcaPage() {
               <Button
                 variant="default"
                 onClick={() => {
-                  if (!exchange) return form.fail(t('dca.validation.leverageNoExchange'));
+                  if (!exchange) return form.fail(t('bots.leverage.noExchange'));
                   setLeverageOpen(true);
                 }}
                 data-testid="dca-leverage-btn"
               >
-                {t('dca.form.leverageButton', { n: leverage })}
+                {t('bots.leverage.button', { n: leverage })}
               </Button>
               <SegmentedControl
                 value={direction}
                 onChange={(v) => setDirection(v)}
                 data={['LONG', 'SHORT']}
                 aria-label={t('dca.form.direction')}
+                data-testid="dca-direction"
               />
             </Group>
           )}
@@ -245,6 +250,7 @@ export function BotDcaPage() {
       />
       {leverageOpen && (
         <LeverageDialog
+          prefix="dca"
           opened={leverageOpen}
           value={leverage}
           onCancel={() => setLeverageOpen(false)}

@@ -1,0 +1,77 @@
+import {
+  gridActivosBody,
+  gridDetenerBody,
+  gridHistorialBody,
+  gridIdParams,
+  gridNivelesBody,
+  gridStartBody,
+} from '@bytx/contract';
+import { gridSummary, type GridState } from '@bytx/engine';
+import { currentUser } from '../../../plugins/auth';
+import type { KindPlugin } from '../kind-plugin';
+import { GRID, GridService } from './service';
+
+const tags = ['bots'];
+
+/** Grid Bot (`/grid-bot`, spec part 2 §7; issue 14 §3): its own calls; the shared ones are in ../routes.ts. */
+export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
+  const grid = new GridService(ctx, repo, runner, bots);
+  bots.kinds.set(GRID, {
+    needsPrice: false,
+    figures: (row, state, _price, now) => {
+      let pnl = Number(row.pnl) || 0;
+      try {
+        pnl = Number(gridSummary(state as GridState).pnlQuote) || 0;
+      } catch {
+        // A state that cannot be read shows the stored PnL.
+      }
+      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
+    },
+  });
+  const auth = { onRequest: app.authenticate };
+
+  app.post(
+    '/api/gridbot/niveles',
+    {
+      ...auth,
+      schema: { tags, summary: 'Grid levels of a range at the price (nothing placed)', body: gridNivelesBody },
+    },
+    async (req) => grid.niveles(req.body),
+  );
+
+  app.post(
+    '/api/gridbot/start',
+    { ...auth, schema: { tags, summary: 'Start a Grid bot', body: gridStartBody } },
+    async (req) => {
+      const { bot, message } = await grid.start(currentUser(req).id, req.body);
+      return { ok: true, success: true, message, id: bot.id, bot };
+    },
+  );
+
+  app.post(
+    '/api/gridbot/activos',
+    { ...auth, schema: { tags, summary: 'Active Grid bots of the user', body: gridActivosBody } },
+    async (req) => ({ ok: true, success: true, bots: await grid.active(currentUser(req).id) }),
+  );
+
+  app.post(
+    '/api/gridbot/detener',
+    {
+      ...auth,
+      schema: { tags, summary: 'Stop a Grid bot (vender: sell all at market, else keep assets)', body: gridDetenerBody },
+    },
+    async (req) => grid.stop(currentUser(req).id, req.body.grid_id, req.body.vender),
+  );
+
+  app.post(
+    '/api/gridbot/historial',
+    { ...auth, schema: { tags, summary: 'Closed Grid bots of the user with their PnL', body: gridHistorialBody } },
+    async (req) => ({ ok: true, success: true, history: await grid.history(currentUser(req).id) }),
+  );
+
+  app.get(
+    '/api/gridbot/:id',
+    { ...auth, schema: { tags, summary: 'One Grid bot: levels, open orders, PnL (the chart)', params: gridIdParams } },
+    async (req) => ({ ok: true, success: true, bot: await grid.detail(currentUser(req).id, req.params.id) }),
+  );
+};

@@ -1,0 +1,210 @@
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, errorMessage } from '../../../shared/api/client';
+import { exchangeName } from '../../../shared/bots/format';
+import {
+  defaultRange,
+  gridApi,
+  validateGridStart,
+  type GridMarketType,
+  type GridPosition,
+  type ProfitCurrency,
+} from '../api/grid';
+
+const MAX_SUGGESTIONS = 10;
+
+/**
+ * The state of 'Grid Bot Settings' (spec part 2 §2 "Grid Bot page", §5 "Grid start"): exchange and its
+ * connection, market type, the pair search (a pair is picked from the suggestions, which fills high,
+ * low and step from its price), leverage, high, low, profit currency, amount per level, step %,
+ * position, and the start with its checks in the spec's order.
+ */
+export function useGridForm(
+  userId: string,
+  email: string | null | undefined,
+  enabled: boolean,
+  events: {
+    /** A grid started (its id, when the server answers it). */
+    onStarted?: (id: string | null) => void;
+    /** The exchange or the pair changed: the chart follows the settings again. */
+    onPairChanged?: () => void;
+  } = {},
+) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [exchange, setExchange] = useState('');
+  const [marketType, setMarketType] = useState<GridMarketType>('spot');
+  const [query, setQuery] = useState('');
+  const [pair, setPair] = useState('');
+  const [price, setPrice] = useState<number | null>(null);
+  const [leverage, setLeverage] = useState(1);
+  const [high, setHigh] = useState('');
+  const [low, setLow] = useState('');
+  const [profitCurrency, setProfitCurrency] = useState<ProfitCurrency>('quote');
+  const [amount, setAmount] = useState('');
+  const [step, setStep] = useState('');
+  const [position, setPosition] = useState<GridPosition>('long');
+  /** Short and neutral grids need a derivatives market: Spot is long only. */
+  const chooseMarketType = (m: GridMarketType) => {
+    setMarketType(m);
+    if (m === 'spot') setPosition('long');
+  };
+  const [error, setError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+
+  const conns = useQuery({
+    queryKey: ['grid', 'conexiones', userId],
+    queryFn: () => gridApi.connections(userId),
+    enabled,
+  });
+  const connected = useMemo(() => conns.data?.conexiones ?? {}, [conns.data]);
+  const pairs = useQuery({
+    queryKey: ['grid', 'pairs', exchange],
+    queryFn: () => gridApi.pairs(exchange),
+    enabled: enabled && exchange !== '',
+    staleTime: 5 * 60_000,
+  });
+  const suggestions = useMemo(() => {
+    const q = query.trim().toUpperCase();
+    if (!q || q === pair) return [];
+    return (pairs.data ?? []).filter((p) => p.toUpperCase().includes(q)).slice(0, MAX_SUGGESTIONS);
+  }, [query, pair, pairs.data]);
+
+  const fail = (msg: string) => {
+    setError(msg);
+    notifications.show({ color: 'red', message: msg });
+  };
+
+  const chooseExchange = (key: string) => {
+    setExchange(key);
+    setError(null);
+    if (key !== exchange) {
+      events.onPairChanged?.();
+      setPair('');
+      setQuery('');
+      setPrice(null);
+    }
+    if (key && conns.data && !connected[key]) fail(t('grid.validation.notConnected'));
+  };
+
+  const typePair = (v: string) => {
+    const up = v.toUpperCase();
+    setQuery(up);
+    if (up !== pair) setPair('');
+  };
+
+  /** Picking a pair reads its price and fills high = +5 %, low = −5 %, step 0.5 %. */
+  const pickPair = async (p: string) => {
+    setQuery(p);
+    setPair(p);
+    setError(null);
+    events.onPairChanged?.();
+    try {
+      const px = await gridApi.price(exchange, p, userId);
+      if (!Number.isFinite(px) || px <= 0) throw new Error(String(px));
+      setPrice(px);
+      const r = defaultRange(px);
+      setHigh(r.high);
+      setLow(r.low);
+      setStep(r.step);
+    } catch (err) {
+      console.error('price lookup failed', err);
+      setPrice(null);
+      fail(t('grid.settings.priceFailed', { pair: p }));
+    }
+  };
+
+  /** Enter in the pair search picks the pair typed exactly, else the first suggestion. */
+  const submitPair = () => {
+    const q = query.trim().toUpperCase();
+    const list = pairs.data ?? [];
+    const exact = list.find((p) => p === q);
+    const chosen = exact ?? suggestions[0];
+    if (chosen) void pickPair(chosen);
+  };
+
+  const start = async () => {
+    setError(null);
+    const key = validateGridStart({
+      email,
+      exchange,
+      pair,
+      high,
+      low,
+      amount,
+      step,
+      profitCurrency,
+      connected,
+    });
+    if (key) return fail(t(`grid.validation.${key}`));
+    const n = (s: string) => Number(s.replace(/,/g, '.'));
+    setStarting(true);
+    try {
+      const r = await gridApi.start({
+        user: userId,
+        exchange,
+        pair,
+        marketType,
+        highPrice: n(high),
+        lowPrice: n(low),
+        amountPerLevel: n(amount),
+        stepPercentage: n(step),
+        profitCurrency,
+        position,
+        leverage,
+      });
+      if (!r.ok) return fail(r.error || t('grid.errors.startFailed'));
+      notifications.show({
+        color: 'green',
+        message: t('grid.settings.started', { pair, exchange: exchangeName(exchange) }),
+        autoClose: 3_000,
+      });
+      events.onStarted?.(r.id ?? r.bot?.id ?? null);
+      await qc.invalidateQueries({ queryKey: ['grid', 'active'] });
+    } catch (err) {
+      // The server's refusal says why; a failed request is the spec's network text.
+      if (err instanceof ApiError) fail(errorMessage(err, '') || t('grid.errors.startFailed'));
+      else fail(t('grid.errors.network'));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return {
+    exchange,
+    chooseExchange,
+    isConnected: exchange !== '' && !!connected[exchange],
+    connectionsKnown: conns.data !== undefined,
+    marketType,
+    chooseMarketType,
+    query,
+    typePair,
+    pair,
+    pickPair,
+    submitPair,
+    suggestions,
+    price,
+    leverage,
+    setLeverage,
+    high,
+    setHigh,
+    low,
+    setLow,
+    profitCurrency,
+    setProfitCurrency,
+    amount,
+    setAmount,
+    step,
+    setStep,
+    position,
+    setPosition,
+    error,
+    fail,
+    starting,
+    start,
+  };
+}
+
+export type GridFormState = ReturnType<typeof useGridForm>;
