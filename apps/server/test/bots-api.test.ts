@@ -84,7 +84,11 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
       [{ direction: 'SHORT' }, 400, DERIVATIVES_MESSAGES.shortOnSpot],
       [{ direction: 'SHORT', apartado: undefined }, 400, DERIVATIVES_MESSAGES.shortOnSpot],
       [{ apartado: 'Perpetual', leverage: 201 }, 400, /leverage must be at most 200/],
-      [{ apartado: 'Perpetual', leverage: 126 }, 400, /above the maximum of BTC\/USDT:USDT on binance \(125x\)/],
+      [
+        { apartado: 'Perpetual', leverage: 126 },
+        400,
+        /above the maximum of BTC\/USDT:USDT on binance \(125x\)/,
+      ],
       [{ apartado: 'Nope' }, 400, /apartado/],
     ];
     for (const [over, status, message] of cases) {

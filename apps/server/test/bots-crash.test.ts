@@ -319,7 +319,9 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
         );
         if (bot.market_type !== 'Spot') {
           // A derivatives bot: its position on the venue equals the journal's net fills and its open lots.
-          const d = acct!.derivatives as { positions?: { symbol: string; side: string; contracts: number }[] };
+          const d = acct!.derivatives as {
+            positions?: { symbol: string; side: string; contracts: number }[];
+          };
           const pos = (d?.positions ?? []).find((p) => p.symbol === PERP);
           const onVenue = pos ? (pos.side === 'short' ? -pos.contracts : pos.contracts) : 0;
           let net = 0;

@@ -82,6 +82,7 @@ const twoMarkets: Strategy<TwoMarketState, null> = {
       case 'set_ra':
       case 'set_sl':
       case 'set_tp_plus':
+      case 'liquidated':
         break;
     }
     return { state: s, commands };

@@ -66,7 +66,12 @@ describe('Derivatives: leverage, SHORT and liquidation on a paper account (issue
       leverage: 5,
     });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ success: true, leverage: 5, max_leverage: 125, message: 'Leverage configured to 5x' });
+    expect(ok.body).toEqual({
+      success: true,
+      leverage: 5,
+      max_leverage: 125,
+      message: 'Leverage configured to 5x',
+    });
     expect((await get(`exchange=${EX}&symbol=${encodeURIComponent(SYM)}`)).body.leverage).toBe(5);
     expect((await get(`exchange=${EX}&symbol=${encodeURIComponent('ETH/USDT')}`)).body.leverage).toBe(1);
     expect((await get(`exchange=bybit&symbol=${encodeURIComponent(SYM)}`)).body.leverage).toBe(1);
@@ -100,7 +105,8 @@ describe('Derivatives: leverage, SHORT and liquidation on a paper account (issue
     expect((await get(`exchange=${EX}&symbol=${encodeURIComponent(SYM)}`)).body.leverage).toBe(5);
     expect((await call(alice, 'GET', '/api/set_leverage')).status).toBe(400);
     expect(
-      (await call(alice, 'POST', '/api/set_leverage', { user_id: bob.email, exchange: EX, leverage: 2 })).status,
+      (await call(alice, 'POST', '/api/set_leverage', { user_id: bob.email, exchange: EX, leverage: 2 }))
+        .status,
     ).toBe(403);
     expect((await call(null, 'POST', '/api/set_leverage', { exchange: EX, leverage: 2 })).status).toBe(401);
   });
@@ -221,7 +227,9 @@ describe('Derivatives: leverage, SHORT and liquidation on a paper account (issue
     // Resuming attaches and reconciles it: the liquidation is applied.
     await call(carol, 'POST', '/api/reanudar_bots_activos', {});
     await until(async () => (await bots(carol)).length === 0);
-    const codes = ((await call(carol, 'GET', `/api/bots/${id}/events`)).body.events as Json[]).map((e) => e.code);
+    const codes = ((await call(carol, 'GET', `/api/bots/${id}/events`)).body.events as Json[]).map(
+      (e) => e.code,
+    );
     expect(codes).toContain('reconcile_liquidation');
     expect(codes).toContain('liquidated');
   });

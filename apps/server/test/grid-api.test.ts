@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
 import { DERIVATIVES_MESSAGES, GRID_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until as waitFor } from './bots.helpers';
@@ -42,7 +42,11 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
     alice = await createTestUser(t);
     bob = await createTestUser(t);
     for (const u of [alice, bob]) {
-      const r = await call(u, 'POST', '/api/conectar_exchange', { exchange: EX, mode: 'paper', user_id: u.email });
+      const r = await call(u, 'POST', '/api/conectar_exchange', {
+        exchange: EX,
+        mode: 'paper',
+        user_id: u.email,
+      });
       expect(r.status).toBe(200);
     }
     await setPrice(SYM, 100_000);
@@ -66,8 +70,8 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
     expect(levels.length).toBe(11);
     expect(levels[0]).toBe(95_000);
     for (let i = 1; i < levels.length; i++) expect(levels[i]! / levels[i - 1]!).toBeCloseTo(1.01, 4);
-    expect(r.body.buyLevels.every((p: number) => p < 100_000)).toBe(true);
-    expect(r.body.sellLevels.every((p: number) => p > 100_000)).toBe(true);
+    expect((r.body.buyLevels as number[]).every((p) => p < 100_000)).toBe(true);
+    expect((r.body.sellLevels as number[]).every((p) => p > 100_000)).toBe(true);
     // The level nearest the price is left empty.
     expect(r.body.buyLevels.length + r.body.sellLevels.length).toBe(levels.length - 1);
     const cases: [Json, string][] = [
@@ -84,7 +88,7 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
       const bad = await call(alice, 'POST', '/api/gridbot/niveles', { ...body, ...over });
       expect(bad.status, JSON.stringify(over)).toBe(400);
       expect(bad.body.ok).toBe(false);
-      expect(bad.body.error.startsWith(message), bad.body.error).toBe(true);
+      expect(String(bad.body.error).startsWith(message), bad.body.error).toBe(true);
     }
     // Without a price the server reads it.
     const noPrice = await call(alice, 'POST', '/api/gridbot/niveles', { ...body, price: undefined });
@@ -135,7 +139,11 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
         400,
         /^This grid needs 20020 USDT \(10 levels × 2000 USDT \+ fees\) but the account has 10000 USDT available\./,
       ],
-      [{ leverage: 5, marketType: 'perpetual', position: 'neutral', amountPerLevel: '10000' }, 400, /^This grid needs 20000 USDT \(10 levels × 10000 USDT at 5x\)/],
+      [
+        { leverage: 5, marketType: 'perpetual', position: 'neutral', amountPerLevel: '10000' },
+        400,
+        /^This grid needs 20000 USDT \(10 levels × 10000 USDT at 5x\)/,
+      ],
     ];
     for (const [over, status, message] of cases) {
       const r = await start(alice, over);
@@ -214,18 +222,18 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
     const all = await call(alice, 'GET', `/api/dca/all_history?user_id=${alice.email}`);
     expect((all.body.history as Json[]).filter((r) => r.bot_id === gridId)).toHaveLength(bot!.rounds);
     const pnls = await call(alice, 'POST', '/api/pnls_actuales', { user_id: alice.email });
-    expect(pnls.body.pnls.find((p: Json) => p.kind === 'grid').pnl).toBeCloseTo(bot!.pnl_quote, 6);
+    expect((pnls.body.pnls as Json[]).find((p) => p.kind === 'grid')!.pnl).toBeCloseTo(bot!.pnl_quote, 6);
     const ev = await call(alice, 'GET', `/api/bots/${gridId}/events`);
     expect((ev.body.events as Json[]).length).toBeGreaterThan(0);
   });
 
   it('stops with Sell All (vender): nothing left open, the grid in History with its PnL', async () => {
-    expect(
-      (await call(bob, 'POST', '/api/gridbot/detener', { grid_id: gridId, vender: true })).status,
-    ).toBe(404);
-    expect(
-      (await call(alice, 'POST', '/api/gridbot/detener', { grid_id: 'x', vender: true })).status,
-    ).toBe(400);
+    expect((await call(bob, 'POST', '/api/gridbot/detener', { grid_id: gridId, vender: true })).status).toBe(
+      404,
+    );
+    expect((await call(alice, 'POST', '/api/gridbot/detener', { grid_id: 'x', vender: true })).status).toBe(
+      400,
+    );
     expect(
       (await call(alice, 'POST', '/api/gridbot/detener', { grid_id: gridId, vender: 'maybe' })).status,
     ).toBe(400);
@@ -255,7 +263,9 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
     expect(d.body.bot).toMatchObject({ status: 'stopped', orders: [], open_buys: 0, open_sells: 0 });
     const wallet = await call(alice, 'GET', '/api/wallet?exchange=binance');
     expect(wallet.body.balances.BTC ?? 0).toBeLessThan(1e-4);
-    expect((await call(bob, 'POST', '/api/gridbot/historial', { user_id: bob.email })).body.history).toEqual([]);
+    expect((await call(bob, 'POST', '/api/gridbot/historial', { user_id: bob.email })).body.history).toEqual(
+      [],
+    );
     expect((await call(alice, 'POST', '/api/gridbot/historial', { user_id: bob.email })).status).toBe(403);
   });
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { directionSchema, marketTypeSchema, pairBody, stopModeSchema, symbolField, type BotProblem } from './bots';
+import {
+  directionSchema,
+  marketTypeSchema,
+  pairBody,
+  stopModeSchema,
+  symbolField,
+  type BotProblem,
+} from './bots';
 import { leverageField } from './derivatives';
 import { userIdField } from './common';
 

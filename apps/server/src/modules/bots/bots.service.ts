@@ -19,13 +19,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { venueErrorAnswer } from '../../lib/venue-errors';
 import { parseLooseNumber } from './bot-input';
 import type { BotRow, BotsRepository } from './bots.repository';
-import {
-  derivativesOf,
-  isDerivatives,
-  settleOf,
-  venueSymbol,
-  type DerivativesMarket,
-} from './derivatives';
+import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from './derivatives';
 import type { BotRunner } from './runner';
 
 /** stop_reason of a bot stopped because its exchange connection was removed or replaced. */
@@ -214,7 +208,7 @@ export class BotsService {
     leverageSent: number | undefined,
   ): Promise<{ market: DerivativesMarket; marketSymbol: string; leverage: number }> {
     const marketSymbol = venueSymbol(pair, type);
-    const m = (await this.market.market(exchange, marketSymbol).catch(() => null)) as DerivativesMarket | null;
+    const m: DerivativesMarket | null = await this.market.market(exchange, marketSymbol).catch(() => null);
     const noMarket = () =>
       badRequest(
         fillMessage(DERIVATIVES_MESSAGES.noMarket, { exchange: exchangeDisplayName(exchange), type, pair }),
@@ -226,7 +220,12 @@ export class BotsService {
     const max = Math.min(m.maxLeverage ?? LIMITS.maxLeverage, LIMITS.maxLeverage);
     if (leverage > max) {
       throw badRequest(
-        fillMessage(DERIVATIVES_MESSAGES.leverageAboveMarket, { leverage, symbol: marketSymbol, exchange, max }),
+        fillMessage(DERIVATIVES_MESSAGES.leverageAboveMarket, {
+          leverage,
+          symbol: marketSymbol,
+          exchange,
+          max,
+        }),
         { field: 'leverage' },
       );
     }
@@ -293,7 +292,11 @@ export class BotsService {
     const venue = derivativesOf(await this.venues.forUser(userId, exchange));
     const unsupported = (reason: string) =>
       badRequest(
-        fillMessage(DERIVATIVES_MESSAGES.unsupported, { type, exchange: exchangeDisplayName(exchange), reason }),
+        fillMessage(DERIVATIVES_MESSAGES.unsupported, {
+          type,
+          exchange: exchangeDisplayName(exchange),
+          reason,
+        }),
         { field: 'apartado' },
       );
     if (!venue.setLeverage) throw unsupported(`${exchange} does not support setLeverage through its API`);
@@ -333,7 +336,13 @@ export class BotsService {
   }
 
   /** A unique violation on insert: the derivatives index's own message, else `fallback` (same kind and pair). */
-  uniqueViolation(err: unknown, exchange: string, symbol: string, type: string, fallback: string): Error | null {
+  uniqueViolation(
+    err: unknown,
+    exchange: string,
+    symbol: string,
+    type: string,
+    fallback: string,
+  ): Error | null {
     const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
     if (String(e.cause?.code ?? e.code) !== '23505') return null;
     const constraint = e.cause?.constraint ?? e.constraint ?? '';
@@ -604,9 +613,9 @@ export class BotsService {
   private async maxLeverage(exchange: string, pair: string): Promise<number | null> {
     let best: number | null = null;
     for (const type of ['Perpetual', 'Inverse'] as const) {
-      const m = (await this.market
+      const m: DerivativesMarket | null = await this.market
         .market(exchange, venueSymbol(pair, type))
-        .catch(() => null)) as DerivativesMarket | null;
+        .catch(() => null);
       if (m?.active && m.maxLeverage) best = Math.max(best ?? 0, m.maxLeverage);
     }
     return best === null ? null : Math.min(best, LIMITS.maxLeverage);

@@ -37,7 +37,7 @@ export interface DerivativesVenue {
 }
 
 export function derivativesOf(venue: Venue): DerivativesVenue {
-  return venue as unknown as DerivativesVenue;
+  return venue;
 }
 
 /** Whether a market type holds positions (anything but Spot). */
@@ -48,8 +48,11 @@ export const isDerivatives = (type: string): boolean => type !== 'Spot';
  * Margin trade the pair itself, Perpetual its linear swap (BTC/USDT:USDT), Inverse the coin-margined swap
  * quoted in USD (BTC/USD:BTC).
  */
-export function venueSymbol(pair: string, type: MarketType | string): string {
-  return marketSymbol(pair, (MARKET_TYPES as readonly string[]).includes(type) ? (type as MarketType) : 'Spot');
+export function venueSymbol(pair: string, type: string): string {
+  return marketSymbol(
+    pair,
+    (MARKET_TYPES as readonly string[]).includes(type) ? (type as MarketType) : 'Spot',
+  );
 }
 
 /** The currency a derivatives market's margin and PnL are in (the settle coin; the quote on spot). */

@@ -9,5 +9,5 @@ export const botKinds: KindRegistry = new Map<string, AnyStrategy>([
   [gridBotDca.kind, gridBotDca],
   [classicDca.kind, classicDca],
   [classicVnc.kind, classicVnc],
-  [gridBot.kind, gridBot as unknown as AnyStrategy],
+  [gridBot.kind, gridBot],
 ]);

@@ -72,7 +72,14 @@ export class DbPaperStore implements PaperStore {
       const derivatives = change.derivatives ? { derivatives: change.derivatives } : {};
       await tx
         .insert(paperAccounts)
-        .values({ userId, exchange, balances: change.balances, seq: change.seq, updatedAt: now, ...derivatives })
+        .values({
+          userId,
+          exchange,
+          balances: change.balances,
+          seq: change.seq,
+          updatedAt: now,
+          ...derivatives,
+        })
         .onConflictDoUpdate({
           target: [paperAccounts.userId, paperAccounts.exchange],
           set: { balances: change.balances, seq: change.seq, updatedAt: now, ...derivatives },

@@ -28,7 +28,7 @@ import {
   type VncState,
 } from '@bytx/engine';
 import type { AppContext } from '../../../context';
-import { badRequest, conflict, HttpError, notFound } from '../../../lib/errors';
+import { badRequest, HttpError, notFound } from '../../../lib/errors';
 import { parseLooseNumber, parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotsService } from '../bots.service';
@@ -234,7 +234,9 @@ export class ClassicDcaService {
       },
       true,
     ).catch((err: unknown) => {
-      throw this.bots.uniqueViolation(err, exchange, symbol, apartado, CLASSIC_DCA_MESSAGES.alreadyActive) ?? err;
+      throw (
+        this.bots.uniqueViolation(err, exchange, symbol, apartado, CLASSIC_DCA_MESSAGES.alreadyActive) ?? err
+      );
     });
     const after = await this.bots.launch(id);
     if (after) row = after;
@@ -312,7 +314,10 @@ export class ClassicDcaService {
       await this.runner.act(existing.id, { type: 'action', name: 'add_vnc', params, ts: Date.now() });
       return;
     }
-    const market = await this.bots.market.market(source.exchange, venueSymbol(source.symbol, source.marketType));
+    const market = await this.bots.market.market(
+      source.exchange,
+      venueSymbol(source.symbol, source.marketType),
+    );
     if (!market) throw new HttpError(503, `${source.symbol} is not listed on ${source.exchange} now.`);
     const id = randomUUID();
     const state = createVnc(

@@ -16,7 +16,7 @@ import {
   type StopMode,
 } from '@bytx/engine';
 import type { AppContext, MarketHub, VenueRegistry } from '../../../context';
-import { badRequest, conflict, HttpError, notFound } from '../../../lib/errors';
+import { badRequest, HttpError, notFound } from '../../../lib/errors';
 import { isDerivatives } from '../derivatives';
 import { dcaMarketRules } from '../market-rules';
 import type { BotRow, BotsRepository } from '../bots.repository';

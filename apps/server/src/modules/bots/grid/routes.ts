@@ -34,7 +34,11 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
     '/api/gridbot/niveles',
     {
       ...auth,
-      schema: { tags, summary: 'Grid levels of a range at the price (nothing placed)', body: gridNivelesBody },
+      schema: {
+        tags,
+        summary: 'Grid levels of a range at the price (nothing placed)',
+        body: gridNivelesBody,
+      },
     },
     async (req) => grid.niveles(req.body),
   );
@@ -58,20 +62,30 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
     '/api/gridbot/detener',
     {
       ...auth,
-      schema: { tags, summary: 'Stop a Grid bot (vender: sell all at market, else keep assets)', body: gridDetenerBody },
+      schema: {
+        tags,
+        summary: 'Stop a Grid bot (vender: sell all at market, else keep assets)',
+        body: gridDetenerBody,
+      },
     },
     async (req) => grid.stop(currentUser(req).id, req.body.grid_id, req.body.vender),
   );
 
   app.post(
     '/api/gridbot/historial',
-    { ...auth, schema: { tags, summary: 'Closed Grid bots of the user with their PnL', body: gridHistorialBody } },
+    {
+      ...auth,
+      schema: { tags, summary: 'Closed Grid bots of the user with their PnL', body: gridHistorialBody },
+    },
     async (req) => ({ ok: true, success: true, history: await grid.history(currentUser(req).id) }),
   );
 
   app.get(
     '/api/gridbot/:id',
-    { ...auth, schema: { tags, summary: 'One Grid bot: levels, open orders, PnL (the chart)', params: gridIdParams } },
+    {
+      ...auth,
+      schema: { tags, summary: 'One Grid bot: levels, open orders, PnL (the chart)', params: gridIdParams },
+    },
     async (req) => ({ ok: true, success: true, bot: await grid.detail(currentUser(req).id, req.params.id) }),
   );
 };

@@ -175,7 +175,9 @@ export class GridService {
     const low = parseLooseNumber(body.lowPrice);
     const step = parseLooseNumber(body.stepPercentage);
     if (high === null)
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'High Price' }), { field: 'highPrice' });
+      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'High Price' }), {
+        field: 'highPrice',
+      });
     if (low === null)
       throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Low Price' }), { field: 'lowPrice' });
     if (step === null)
@@ -226,9 +228,9 @@ export class GridService {
   }
 
   private async marketOf(exchange: string, pair: string, type: MarketType): Promise<DerivativesMarket> {
-    const m = (await this.bots.market
+    const m: DerivativesMarket | null = await this.bots.market
       .market(exchange, venueSymbol(pair, type))
-      .catch(() => null)) as DerivativesMarket | null;
+      .catch(() => null);
     if (!m || !m.active || (type === 'Margin' && m.margin !== true)) {
       if (type === 'Spot') {
         throw badRequest(
@@ -255,7 +257,13 @@ export class GridService {
     const exchangeRaw = (body.exchange ?? '').trim().toLowerCase();
     if (!exchangeRaw) throw badRequest(GRID_MESSAGES.noExchange, { field: 'exchange' });
     if (isEmpty(body.pair)) throw badRequest(GRID_MESSAGES.noPair, { field: 'pair' });
-    const fields = [body.highPrice, body.lowPrice, body.amountPerLevel, body.stepPercentage, body.profitCurrency];
+    const fields = [
+      body.highPrice,
+      body.lowPrice,
+      body.amountPerLevel,
+      body.stepPercentage,
+      body.profitCurrency,
+    ];
     if (fields.some(isEmpty)) throw badRequest(GRID_MESSAGES.incomplete);
     const amount = parseLooseNumber(body.amountPerLevel);
     if (amount === null) {
@@ -278,9 +286,12 @@ export class GridService {
       });
     }
     if (amount > LIMITS.maxAmount) {
-      throw badRequest(fillMessage(GRID_MESSAGES.tooHigh, { field: 'Amount per level', max: LIMITS.maxAmount }), {
-        field: 'amountPerLevel',
-      });
+      throw badRequest(
+        fillMessage(GRID_MESSAGES.tooHigh, { field: 'Amount per level', max: LIMITS.maxAmount }),
+        {
+          field: 'amountPerLevel',
+        },
+      );
     }
     const profit = String(body.profitCurrency).trim().toLowerCase();
     if (profit !== 'quote' && profit !== 'base') {
@@ -288,12 +299,16 @@ export class GridService {
     }
     const type = isEmpty(body.marketType) ? 'Spot' : parseMarketType(body.marketType);
     if (!type) throw badRequest(GRID_MESSAGES.badMarketType, { field: 'marketType' });
-    const position = (isEmpty(body.position) ? 'long' : String(body.position).trim().toLowerCase()) as GridPosition;
+    const position = (
+      isEmpty(body.position) ? 'long' : String(body.position).trim().toLowerCase()
+    ) as GridPosition;
     if (!['long', 'short', 'neutral'].includes(position)) {
       throw badRequest(GRID_MESSAGES.badPosition, { field: 'position' });
     }
     if (position !== 'long' && !isDerivatives(type)) {
-      throw badRequest(fillMessage(GRID_MESSAGES.positionNeedsDerivatives, { position }), { field: 'position' });
+      throw badRequest(fillMessage(GRID_MESSAGES.positionNeedsDerivatives, { position }), {
+        field: 'position',
+      });
     }
     let leverageSent: number | undefined;
     if (!isEmpty(body.leverage)) {
@@ -401,7 +416,12 @@ export class GridService {
       const min = minCostOf(market, type, levels[0] ?? 0);
       if (config.amountPerLevel < min) {
         throw badRequest(
-          fillMessage(GRID_MESSAGES.belowMinCost, { min: ceil2(min), quote, symbol: marketSymbol, price: levels[0] ?? 0 }),
+          fillMessage(GRID_MESSAGES.belowMinCost, {
+            min: ceil2(min),
+            quote,
+            symbol: marketSymbol,
+            price: levels[0] ?? 0,
+          }),
           { field: 'amountPerLevel' },
         );
       }

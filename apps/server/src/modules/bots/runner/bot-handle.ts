@@ -211,7 +211,12 @@ export class BotHandle {
             botId: this.id,
             level: 'info',
             code: 'venue_liquidation',
-            params: { symbol: l.symbol, price: l.price, contracts: l.contracts, ...(l.loss === undefined ? {} : { loss: l.loss }) },
+            params: {
+              symbol: l.symbol,
+              price: l.price,
+              contracts: l.contracts,
+              ...(l.loss === undefined ? {} : { loss: l.loss }),
+            },
           },
         ],
       },
@@ -229,7 +234,9 @@ export class BotHandle {
     if (!d?.fetchMyLiquidations) return null;
     const since = this.row.startedAt.getTime();
     const list = await d.fetchMyLiquidations(this.marketSymbol, since);
-    const hit = list.filter((l) => l.ts >= since && l.symbol === this.marketSymbol).sort((a, b) => a.ts - b.ts);
+    const hit = list
+      .filter((l) => l.ts >= since && l.symbol === this.marketSymbol)
+      .sort((a, b) => a.ts - b.ts);
     return hit[0] ?? null;
   }
 
