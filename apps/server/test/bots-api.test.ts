@@ -286,15 +286,20 @@ describe('Grid Bot DCA calls (spec part 2 §7) on a paper account', () => {
       (await call(alice, 'POST', '/api/apartado_usuario', { user_id: bob.email, apartado: 'Spot' })).status,
     ).toBe(403);
     expect((await call(alice, 'GET', '/api/apartado_usuario')).body.apartado).toBe('Margin');
-    // The saved type is used when a start names none: an Inverse SOL bot needs SOL margin in the
-    // derivatives wallet, which a paper account is not seeded with (USDT, BTC and ETH only).
+    // The saved type is used when a start names none: with Inverse saved, the start is refused (bots
+    // size their orders in the base coin, an inverse contract is 1 USD: not available to bots yet).
     const r = await start(bob, { apartado: undefined, symbol: 'ETH/USDT' });
     expect(r.status).toBe(200);
     await call(bob, 'POST', '/api/apartado_usuario', { user_id: bob.email, apartado: 'Inverse' });
     const r2 = await start(bob, { apartado: undefined, symbol: 'SOL/USDT' });
     expect(r2.status).toBe(400);
-    expect(r2.body.error).toMatch(
-      /^This bot needs [\d.]+ SOL of margin \(20 USD at 1x\) but the derivatives wallet has 0 SOL available\./,
+    expect(r2.body.error).toBe(DERIVATIVES_MESSAGES.inverseBotsNotYet);
+    // A Perpetual bot's margin comes from the derivatives wallet (10,000 USDT on paper): 50,000 USDT at
+    // 2x needs 25,000 of it, refused with the numbers.
+    const r3 = await start(bob, { apartado: 'Perpetual', symbol: 'SOL/USDT', amount: '50000', leverage: 2 });
+    expect(r3.status).toBe(400);
+    expect(r3.body.error).toMatch(
+      /^This bot needs 25000 USDT of margin \(50000 USDT at 2x\) but the derivatives wallet has 10000 USDT available\./,
     );
   });
 

@@ -1,3 +1,4 @@
+import { DERIVATIVES_MESSAGES } from '@bytx/contract';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, REDACT } from '../src/app';
@@ -203,7 +204,10 @@ describe('live exchange keys', () => {
       });
     // The recorded exchangeInfo lists the spot market only: no swap market to trade. (Margin is Binance's
     // isolated spot margin through ccxt, which the exchange has: not refused.)
-    for (const apartado of ['Perpetual', 'Inverse']) {
+    const inverse = await startBot('Inverse');
+    expect(inverse.statusCode).toBe(400);
+    expect(inverse.json<{ error: string }>().error).toBe(DERIVATIVES_MESSAGES.inverseBotsNotYet);
+    for (const apartado of ['Perpetual']) {
       const res = await startBot(apartado);
       expect(res.statusCode, `${apartado}: ${res.body}`).toBe(400);
       expect(res.json<{ error: string }>().error).toMatch(

@@ -24,6 +24,8 @@ export const DERIVATIVES_MESSAGES = {
     'Another bot already trades {symbol} on {exchange} ({type}). The exchange keeps one position per market, so only one derivatives bot can run on it: stop that bot first.',
   insufficientMargin:
     'This bot needs {need} {currency} of margin ({amount} {quote} at {leverage}x) but the {wallet} wallet has {free} {currency} available. Lower the amount, raise the leverage or add funds.',
+  inverseBotsNotYet:
+    'Bots cannot trade Inverse (coin-margined) markets yet: an inverse contract is worth 1 USD while the bots size their orders in the base coin. Choose Perpetual or Margin for a derivatives bot.',
   classicLongOnly: 'The DCA bot of this screen trades LONG only. Use the Grid Bot DCA for a SHORT bot.',
 } as const;
 

@@ -207,6 +207,12 @@ export class BotsService {
     type: MarketType,
     leverageSent: number | undefined,
   ): Promise<{ market: DerivativesMarket; marketSymbol: string; leverage: number }> {
+    // The venue trades inverse swaps (docs/venues.md), but a bot's lots are base amounts and an inverse
+    // position is counted in 1-USD contracts: converting at each order's price would leave dust on every
+    // reduce-only close, so bots refuse Inverse until the strategies size in contracts.
+    if (type === 'Inverse') {
+      throw badRequest(DERIVATIVES_MESSAGES.inverseBotsNotYet, { field: 'apartado' });
+    }
     const marketSymbol = venueSymbol(pair, type);
     const m: DerivativesMarket | null = await this.market.market(exchange, marketSymbol).catch(() => null);
     const noMarket = () =>
