@@ -194,7 +194,8 @@ export class VenueCore<S> {
       // A reduceOnly sell closes a long: it needs no collateral.
       const cost = decMul(amount, toDec(cmd.price!));
       const reserved = cmd.reduceOnly ? 0n : cost + this.fee(cost);
-      if (this.quote < reserved) return this.reject(cmd);
+      // reduceOnly reserves nothing: the cash leg may be negative (a short's buy-back was paid from it).
+      if (!cmd.reduceOnly && this.quote < reserved) return this.reject(cmd);
       this.quote -= reserved;
       this.book.set(cmd.clientOrderId, { cmd, reserved, filled: 0n, fee: 0n });
       this.match();
@@ -229,7 +230,8 @@ export class VenueCore<S> {
     if (cmd.side === 'buy') {
       const cost = decMul(amount, price);
       const reserved = cmd.reduceOnly ? 0n : cost + this.fee(cost);
-      if (this.quote < reserved) return this.reject(cmd);
+      // A reduceOnly buy closes a short: no margin, even when the cash leg is below zero.
+      if (!cmd.reduceOnly && this.quote < reserved) return this.reject(cmd);
       this.quote -= reserved;
       this.book.set(cmd.clientOrderId, { cmd, reserved, filled: 0n, fee: 0n });
     } else {
