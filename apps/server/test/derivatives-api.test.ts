@@ -149,6 +149,23 @@ describe('Derivatives: leverage, SHORT and liquidation on a paper account (issue
     const positions = (await venue.fetchPositions!([PERP])) as Json[];
     expect(positions).toHaveLength(1);
     expect(positions[0]).toMatchObject({ symbol: PERP, side: 'short', leverage: 5 });
+    // The user sees it: the derivatives wallet and the position with its liquidation price and funding.
+    const dw = await call(alice, 'GET', `/api/wallet/derivatives?exchange=${EX}`);
+    expect(dw.status).toBe(200);
+    expect(dw.body).toMatchObject({ success: true, exchange: EX, mode: 'paper', supported: true });
+    expect(dw.body.wallet).toMatchObject({ BTC: 0.1, ETH: 3 });
+    const [pos] = dw.body.positions as Json[];
+    expect(pos).toMatchObject({ symbol: PERP, market_type: 'Perpetual', side: 'short', leverage: 5 });
+    expect(pos!.settle).toBe('USDT');
+    expect(pos!.entry_price).toBeGreaterThan(99_000);
+    // A 5x short is liquidated about 19.5 % above its entry (1/5 − 0.5 % maintenance).
+    expect(pos!.liquidation_price).toBeGreaterThan(pos!.entry_price * 1.15);
+    expect(Math.abs(pos!.funding_rate)).toBeLessThanOrEqual(0.0005);
+    expect(pos!.next_funding_time % (8 * 3_600_000)).toBe(0);
+    // Bob has no position; nobody reads without a session.
+    const bobs = await call(bob, 'GET', `/api/wallet/derivatives?exchange=${EX}`);
+    expect(bobs.body).toMatchObject({ supported: true, positions: [] });
+    expect((await call(null, 'GET', `/api/wallet/derivatives?exchange=${EX}`)).status).toBe(401);
     const orders = await venue.fetchOpenOrders(PERP);
     // The take profit (a buy below) and the 3 ladder sells above, all on the swap symbol.
     expect(orders.filter((o) => o.side === 'sell' && (o.price ?? 0) > 100_000)).toHaveLength(3);

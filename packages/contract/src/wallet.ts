@@ -55,3 +55,37 @@ export const addressResponse = z.object({
   network: z.string().nullable().optional(),
 });
 export type AddressResponse = z.infer<typeof addressResponse>;
+
+/** GET /api/wallet/derivatives: the derivatives wallet and open positions of the chosen connection. */
+export const derivativesPositionView = z.object({
+  symbol: z.string(),
+  market_type: z.enum(['Perpetual', 'Inverse', 'Margin']),
+  side: z.enum(['long', 'short']),
+  /** Base units (Perpetual, Margin) or 1-USD contracts (Inverse). */
+  contracts: z.number(),
+  entry_price: z.number(),
+  mark_price: z.number(),
+  leverage: z.number(),
+  /** Isolated margin posted, in `settle`. */
+  margin: z.number(),
+  settle: z.string(),
+  liquidation_price: z.number().nullable(),
+  unrealized_pnl: z.number(),
+  /** Funding paid so far in `settle` (negative: received). */
+  funding_paid: z.number(),
+  /** Swaps: the current funding rate (fraction per 8 h) and the next funding time (ms); null on Margin. */
+  funding_rate: z.number().nullable(),
+  next_funding_time: z.number().nullable(),
+});
+export const derivativesWalletResponse = z.object({
+  success: z.literal(true),
+  exchange: z.string().nullable(),
+  mode: z.enum(CONNECTION_MODES).nullable(),
+  /** False when the venue has no derivatives (then wallet and positions are empty). */
+  supported: z.boolean(),
+  /** Coin -> total of the derivatives (swap) wallet. */
+  wallet: z.record(z.string(), z.number()),
+  positions: z.array(derivativesPositionView),
+});
+export type DerivativesWalletResponse = z.infer<typeof derivativesWalletResponse>;
+export type DerivativesPositionView = z.infer<typeof derivativesPositionView>;

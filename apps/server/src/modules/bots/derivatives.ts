@@ -2,7 +2,7 @@ import { MARKET_TYPES, type MarketType } from '@bytx/contract';
 import { marketSymbol, type Balances, type Market, type Venue } from '@bytx/venues';
 
 /**
- * What the bots module uses of the venues' derivatives API (docs/plan-issue-14.md, part V): the
+ * What the bots module uses of the venues' derivatives API (docs/venues.md "Derivatives"): the
  * optional Venue methods a spot-only venue lacks, read through one typed view so the runner and the
  * services never guess.
  */

@@ -3,6 +3,7 @@ import {
   addressMapResponse,
   addressQuery,
   addressResponse,
+  derivativesWalletResponse,
   walletQuery,
   walletResponse,
 } from '@bytx/contract';
@@ -40,6 +41,22 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (request) => service.balances(currentUser(request).id, request.query.exchange),
+  );
+
+  app.get(
+    '/api/wallet/derivatives',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary:
+          'Derivatives wallet and open positions (size, entry, mark, margin, liquidation price, funding) of the chosen connection',
+        security: bearer,
+        querystring: walletQuery,
+        response: { 200: derivativesWalletResponse },
+      },
+    },
+    async (request) => service.derivatives(currentUser(request).id, request.query.exchange),
   );
 
   app.get(

@@ -1,4 +1,9 @@
-import { WALLET_COINS, type ConnectionMode, type ExchangeKey } from '@bytx/contract';
+import {
+  WALLET_COINS,
+  type ConnectionMode,
+  type DerivativesWalletResponse,
+  type ExchangeKey,
+} from '@bytx/contract';
 import type { DepositAddress, Venue } from '@bytx/venues';
 import { VenueError } from '@bytx/venues';
 import type { FastifyBaseLogger } from 'fastify';
@@ -55,6 +60,53 @@ export class WalletService {
       if (total !== 0 || coin in balances) balances[coin] = total;
     }
     return { balances, exchange: row.exchange, mode: row.mode };
+  }
+
+  /**
+   * The derivatives (swap) wallet and the open positions of the chosen connection, with each swap's
+   * funding rate; a venue without derivatives answers `supported: false` and nothing else.
+   */
+  async derivatives(userId: string, exchange?: ExchangeKey): Promise<DerivativesWalletResponse> {
+    const row = await this.choose(userId, exchange);
+    const none = { success: true as const, wallet: {}, positions: [] };
+    if (!row) return { ...none, exchange: null, mode: null, supported: false };
+    const venue = await this.venue(userId, row);
+    const head = { exchange: row.exchange, mode: row.mode };
+    if (!venue.fetchPositions) return { ...none, ...head, supported: false };
+    const [balances, positions] = await Promise.all([
+      this.call(row, () => venue.fetchBalance({ type: 'swap' })),
+      this.call(row, () => venue.fetchPositions!()),
+    ]);
+    const wallet: Record<string, number> = {};
+    for (const [coin, entry] of Object.entries(balances)) {
+      const total = Number(entry?.total ?? 0);
+      if (Number.isFinite(total) && total !== 0) wallet[coin] = total;
+    }
+    const views = await Promise.all(
+      positions.map(async (p) => {
+        const funding =
+          p.marketType !== 'Margin' && venue.fetchFundingRate
+            ? await venue.fetchFundingRate(p.symbol).catch(() => null)
+            : null;
+        return {
+          symbol: p.symbol,
+          market_type: p.marketType,
+          side: p.side,
+          contracts: p.contracts,
+          entry_price: p.entryPrice,
+          mark_price: p.markPrice,
+          leverage: p.leverage,
+          margin: p.collateral,
+          settle: p.settle,
+          liquidation_price: p.liquidationPrice,
+          unrealized_pnl: p.unrealizedPnl,
+          funding_paid: p.fundingPaid,
+          funding_rate: funding?.rate ?? null,
+          next_funding_time: funding?.nextFundingTime ?? null,
+        };
+      }),
+    );
+    return { ...none, ...head, supported: true, wallet, positions: views };
   }
 
   /** Symbol -> address for the coins whose address is known (paper: every wallet coin). */

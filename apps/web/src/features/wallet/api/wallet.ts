@@ -1,6 +1,7 @@
 import type {
   AddressMapResponse,
   AddressResponse,
+  DerivativesWalletResponse,
   ExchangeConnectionsResponse,
   WalletResponse,
 } from '@bytx/contract';
@@ -12,6 +13,7 @@ export const walletKeys = {
   balances: (user: string, exchange: string | null) => ['wallet', 'balances', user, exchange] as const,
   addresses: (user: string, exchange: string | null) => ['wallet', 'addresses', user, exchange] as const,
   connections: (user: string) => ['wallet', 'connections', user] as const,
+  derivatives: (user: string, exchange: string | null) => ['wallet', 'derivatives', user, exchange] as const,
 };
 
 /** Balances of the chosen connection (null: the server's default choice). */
@@ -22,6 +24,21 @@ export function useBalances(exchange: string | null) {
     queryKey: walletKeys.balances(uid, exchange),
     queryFn: () =>
       api<WalletResponse>('/api/wallet', { query: { user_id: uid, exchange: exchange ?? undefined } }),
+    enabled: !!user,
+    refetchInterval: 15_000,
+  });
+}
+
+/** The derivatives wallet and open positions of the chosen connection (marks move: polled). */
+export function useDerivatives(exchange: string | null) {
+  const { user } = useSession();
+  const uid = userIdOf(user);
+  return useQuery({
+    queryKey: walletKeys.derivatives(uid, exchange),
+    queryFn: () =>
+      api<DerivativesWalletResponse>('/api/wallet/derivatives', {
+        query: { user_id: uid, exchange: exchange ?? undefined },
+      }),
     enabled: !!user,
     refetchInterval: 15_000,
   });

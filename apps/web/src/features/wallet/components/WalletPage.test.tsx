@@ -64,4 +64,75 @@ describe('WalletPage', () => {
     await waitFor(() => expect(screen.queryByTestId('wallet-copied-ETH')).toBeNull(), { timeout: 3000 });
     expect(screen.getByPlaceholderText('Search crypto (ex. BTC)')).toBeTruthy();
   });
+
+  it('shows the derivatives wallet and each position with its liquidation price and funding (EN and ES)', async () => {
+    const common = {
+      '/api/wallet': () => json({ balances, exchange: 'binance', mode: 'paper' }),
+      '/api/exchanges/connections': () =>
+        json({
+          success: true,
+          connections: [
+            { exchange: 'binance', name: 'Binance', mode: 'paper', createdAt: '2025-01-01T00:00:00Z' },
+          ],
+        }),
+      '/api/address': () => json({}),
+    };
+    const derivatives = {
+      success: true,
+      exchange: 'binance',
+      mode: 'paper',
+      supported: true,
+      wallet: { USDT: 9990, BTC: 0.1 },
+      positions: [
+        {
+          symbol: 'BTC/USDT:USDT',
+          market_type: 'Perpetual',
+          side: 'short',
+          contracts: 0.0005,
+          entry_price: 100000,
+          mark_price: 101000,
+          leverage: 5,
+          margin: 10,
+          settle: 'USDT',
+          liquidation_price: 119500,
+          unrealized_pnl: -0.5,
+          funding_paid: -0.005,
+          funding_rate: 0.0001,
+          next_funding_time: 1_700_006_400_000,
+        },
+      ],
+    };
+    const view = renderApp(<WalletPage />, {
+      user,
+      responses: { ...common, '/api/wallet/derivatives': () => json(derivatives) },
+    });
+    const row = await screen.findByTestId('wallet-position');
+    expect(row.textContent).toContain('BTC/USDT:USDT');
+    expect(row.textContent).toContain('Short');
+    expect(row.textContent).toContain('5x');
+    expect(screen.getByTestId('wallet-position-liq').textContent).toBe((119500).toLocaleString());
+    expect(row.textContent).toContain('0.0100 % · -0.005 USDT');
+    expect(screen.getByTestId('wallet-derivatives-balances').textContent).toContain('BTC 0.1');
+    await i18n.changeLanguage('es');
+    expect((await screen.findByText('Cartera de derivados y posiciones')).textContent).toBeTruthy();
+    expect(screen.getByTestId('wallet-position').textContent).toContain('Corto');
+    view.unmount();
+    await i18n.changeLanguage('en');
+    // A venue without derivatives: no panel at all.
+    let answered = false;
+    renderApp(<WalletPage />, {
+      user,
+      responses: {
+        ...common,
+        '/api/wallet/derivatives': () => {
+          answered = true;
+          return json({ ...derivatives, supported: false, wallet: {}, positions: [] });
+        },
+      },
+    });
+    await screen.findByTestId('wallet-balance-USDT');
+    await waitFor(() => expect(answered).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('wallet-derivatives')).toBeNull();
+  });
 });

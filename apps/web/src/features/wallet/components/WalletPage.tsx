@@ -17,8 +17,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
-import { useAddresses, useBalances, useGenerateAddress, useWalletConnections } from '../api/wallet';
+import {
+  useAddresses,
+  useBalances,
+  useDerivatives,
+  useGenerateAddress,
+  useWalletConnections,
+} from '../api/wallet';
 import { CoinRow } from './CoinRow';
+import { DerivativesPanel } from './DerivativesPanel';
 import { EXCHANGE_WEBSITES } from './exchangeLinks';
 
 const nameOf = (key: string | null) => EXCHANGES.find((e) => e.key === key)?.name ?? key ?? '';
@@ -65,6 +72,7 @@ function Wallet() {
   const [genError, setGenError] = useState<string | null>(null);
   const connections = useWalletConnections();
   const balances = useBalances(chosen);
+  const derivatives = useDerivatives(chosen);
   const exchange = balances.data?.exchange ?? chosen;
   const addresses = useAddresses(chosen);
   const generate = useGenerateAddress(chosen);
@@ -164,6 +172,7 @@ function Wallet() {
             {rows.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
           </Stack>
         )}
+        <DerivativesPanel data={derivatives.data} />
       </Stack>
       <Modal
         opened={!!withdrawOf}
