@@ -72,7 +72,11 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in 120 s:\n${output}`);
+    if (Date.now() > deadline) {
+      // Ours, by its PID: a server that never answered must not outlive the test run.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in 120 s:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
