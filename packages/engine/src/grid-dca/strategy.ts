@@ -1646,6 +1646,44 @@ function sameAutoFund(a: DcaLot[], b: DcaLot[]): boolean {
  */
 export type DcaQuietBand = QuietBand;
 
+/**
+ * The run of settled ladder levels holding the running bot's last price (null: no quiet band), shared
+ * by both directions.
+ *
+ * onTick's fast path holds for a price p when the ladder is settled at k = firstLevelBelow(p), i.e.
+ * level(k) < p ≤ level(k − 1), with the buys at or above p crossed (kept while the venue fills them).
+ * Every waiting buy is of this epoch (else no band), so a buy at level j is crossed exactly for the k
+ * above j: the count depends on k alone. The band is the run of settled levels holding the current
+ * one, from its top level kLo down at most BAND_LEVELS levels: it depends only on the run, not on
+ * where in it the price is, so a quiet tick leaves it unchanged. A run whose top is more than
+ * BAND_LEVELS above the current level gives no band (the cost stays bounded).
+ */
+function settledRun(
+  s: DcaState,
+): { ladder: NonNullable<ReturnType<typeof ladderOf>>; kLo: number; kHi: number; lastPrice: number } | null {
+  if (s.anchor === null || s.inRange === null || s.lastPrice === null) return null;
+  if (lotWaitsForTp(s)) return null;
+  const ladder = ladderOf(s);
+  if (!ladder) return null;
+  const buys = s.waitingBuys;
+  for (let i = 0; i < buys.length; i++) {
+    const w = buys[i]!;
+    if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
+  }
+  const canBuy = s.buyRetryAt === null;
+  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
+  const k0 = firstLevelBelow(ladder, s.lastPrice);
+  if (!settled(k0)) return null;
+  let kLo = k0;
+  while (kLo > 0 && settled(kLo - 1)) {
+    kLo--;
+    if (k0 - kLo > BAND_LEVELS) return null;
+  }
+  let kHi = k0;
+  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
+  return { ladder, kLo, kHi, lastPrice: s.lastPrice };
+}
+
 /** The quiet band of a state, or null when every tick must be stepped. */
 export function quietBand(state: DcaState): DcaQuietBand | null {
   const s = state;
@@ -1667,34 +1705,10 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
     return low < high ? { low, high, until } : null;
   }
   // running
-  if (s.anchor === null || s.inRange === null || s.lastPrice === null) return null;
-  if (lotWaitsForTp(s)) return null;
+  const run = settledRun(s);
+  if (!run) return null;
+  const { ladder, kLo, kHi, lastPrice } = run;
   if (s.buyRetryAt !== null) until = s.buyRetryAt;
-  const ladder = ladderOf(s);
-  if (!ladder) return null;
-  // onTick's fast path holds for a price p when the ladder is settled at k = firstLevelBelow(p), i.e.
-  // level(k) < p ≤ level(k − 1), with the buys at or above p crossed (kept while the venue fills them).
-  // Every waiting buy is of this epoch (else no band), so a buy at level j is crossed exactly for the k
-  // above j: the count depends on k alone. The band is the run of settled levels holding the current
-  // one, from its top level kLo down at most BAND_LEVELS levels: it depends only on the run, not on
-  // where in it the price is, so a quiet tick leaves it unchanged. A run whose top is more than
-  // BAND_LEVELS above the current level gives no band (the cost stays bounded).
-  const buys = s.waitingBuys;
-  for (let i = 0; i < buys.length; i++) {
-    const w = buys[i]!;
-    if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
-  }
-  const canBuy = s.buyRetryAt === null;
-  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
-  const k0 = firstLevelBelow(ladder, s.lastPrice);
-  if (!settled(k0)) return null;
-  let kLo = k0;
-  while (kLo > 0 && settled(kLo - 1)) {
-    kLo--;
-    if (k0 - kLo > BAND_LEVELS) return null;
-  }
-  let kHi = k0;
-  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
   low = Math.max(low, priceAt(ladder, kHi));
   if (kLo > 0) high = Math.min(high, priceAt(ladder, kLo - 1));
   const rLow = rangeLow(s)!;
@@ -1702,11 +1716,11 @@ export function quietBand(state: DcaState): DcaQuietBand | null {
   if (s.inRange) {
     low = Math.max(low, rLow);
     high = Math.min(high, rHigh);
-  } else if (s.lastPrice > rHigh) {
+  } else if (lastPrice > rHigh) {
     // Above the range: RA would relocate.
     if (s.config.raEnabled) return null;
     low = Math.max(low, rHigh);
-  } else if (s.lastPrice < rLow) {
+  } else if (lastPrice < rLow) {
     high = Math.min(high, rLow);
   } else {
     return null;
@@ -1742,27 +1756,10 @@ function quietBandShort(s: DcaState): DcaQuietBand | null {
     }
     return low < high ? { low, high, until } : null;
   }
-  if (s.anchor === null || s.inRange === null || s.lastPrice === null) return null;
-  if (lotWaitsForTp(s)) return null;
+  const run = settledRun(s);
+  if (!run) return null;
+  const { ladder, kLo, kHi, lastPrice } = run;
   if (s.buyRetryAt !== null) until = s.buyRetryAt;
-  const ladder = ladderOf(s);
-  if (!ladder) return null;
-  const buys = s.waitingBuys;
-  for (let i = 0; i < buys.length; i++) {
-    const w = buys[i]!;
-    if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
-  }
-  const canBuy = s.buyRetryAt === null;
-  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
-  const k0 = firstLevelBelow(ladder, s.lastPrice);
-  if (!settled(k0)) return null;
-  let kLo = k0;
-  while (kLo > 0 && settled(kLo - 1)) {
-    kLo--;
-    if (k0 - kLo > BAND_LEVELS) return null;
-  }
-  let kHi = k0;
-  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
   high = Math.min(high, priceAt(ladder, kHi));
   if (kLo > 0) low = Math.max(low, priceAt(ladder, kLo - 1));
   const rLow = rangeLow(s)!;
@@ -1770,11 +1767,11 @@ function quietBandShort(s: DcaState): DcaQuietBand | null {
   if (s.inRange) {
     low = Math.max(low, rLow);
     high = Math.min(high, rHigh);
-  } else if (s.lastPrice < rLow) {
+  } else if (lastPrice < rLow) {
     // Below the range: RA would relocate.
     if (s.config.raEnabled) return null;
     high = Math.min(high, rLow);
-  } else if (s.lastPrice > rHigh) {
+  } else if (lastPrice > rHigh) {
     low = Math.max(low, rHigh);
   } else {
     return null;
