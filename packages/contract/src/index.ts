@@ -14,3 +14,5 @@ export * from './pending';
 export * from './history';
 export * from './derivatives';
 export * from './grid';
+export * from './arbitrage';
+export * from './signal';

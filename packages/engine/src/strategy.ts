@@ -20,7 +20,15 @@ export type RejectReason = 'min_cost' | 'insufficient_funds' | 'precision' | 'ex
 export type StrategyEvent =
   /** A market price. `exchange` and `symbol` name the market when the bot follows more than its own
    *  (arbitrage); absent, it is the bot's own market. */
-  | { type: 'tick'; price: number; ts: number; exchange?: string; symbol?: string }
+  | {
+      type: 'tick';
+      price: number;
+      ts: number;
+      exchange?: string;
+      symbol?: string;
+      /** The market's order book at this tick, for a strategy with `bookDepth` (its levels per side). */
+      book?: BookSnapshot;
+    }
   /** The order is completely filled. `price` is the average fill price, `amount` the base filled, `fee` in quote. */
   | { type: 'order_filled'; clientOrderId: string; price: number; amount: number; fee: number; ts: number }
   /** Part of the order filled. `filled` is the CUMULATIVE base filled so far, `price` the average fill price
@@ -60,6 +68,12 @@ export type StrategyEvent =
    *  strategy validates `params` (outside input) and logs `invalid_value` when they are wrong. */
   | ActionEvent;
 
+/** An order book's best levels: `[price, amount in base]`, bids highest first, asks lowest first. */
+export interface BookSnapshot {
+  bids: [number, number][];
+  asks: [number, number][];
+}
+
 export interface ActionEvent {
   type: 'action';
   name: string;
@@ -85,7 +99,17 @@ export type OrderRole =
   | 'vnc_sell'
   | 'grid_buy'
   | 'grid_sell'
-  | 'grid_init';
+  | 'grid_init'
+  /** Arbitrage: the market buys that put inventory on each venue at start, the two legs of a round
+   *  trip, the market order that reverses a filled leg whose other leg failed, the sells at stop. */
+  | 'arb_prepare'
+  | 'arb_buy'
+  | 'arb_sell'
+  | 'arb_unwind'
+  | 'arb_close'
+  /** Signal bot: the market orders a signal produced. */
+  | 'signal_buy'
+  | 'signal_sell';
 
 /** Where a command goes: absent, the bot's own exchange and symbol (a strategy trading two markets names one). */
 export interface CommandTarget {
@@ -138,6 +162,9 @@ export interface ClosedTrade {
   sellFee: number;
   /** qty × (sellPrice − buyPrice) − buyFee − sellFee, computed in exact decimal arithmetic. */
   pnlNet: number;
+  /** Where the buy and the sell were made when not both on the bot's own exchange (arbitrage). */
+  buyExchange?: string;
+  sellExchange?: string;
 }
 
 export interface RecordTradeCommand {
@@ -245,6 +272,12 @@ export interface Strategy<S, C> {
   noteQuietTick?(state: S, price: number, ts: number): void;
   /** Markets beyond the bot's own whose ticks it needs (arbitrage); ticks carry exchange and symbol. */
   extraMarkets?(state: S): { exchange: string; symbol: string }[];
+  /**
+   * Levels per side of the order books the strategy decides on (arbitrage): when set (> 0), every tick
+   * it is stepped with carries `book` (the market data hub's book of that tick's market, shared by
+   * all bots), and ticks are never taken on the quiet fast path.
+   */
+  bookDepth?(state: S): number;
   /**
    * The open lots (the user's "pending orders") of a kind that holds them; a kind with lots also
    * accepts the LOT_ACTIONS as `action` events. Absent: the kind has no pending orders.

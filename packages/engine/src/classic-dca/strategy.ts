@@ -1085,6 +1085,13 @@ function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
     case 'grid_buy':
     case 'grid_sell':
     case 'grid_init':
+    case 'arb_prepare':
+    case 'arb_buy':
+    case 'arb_sell':
+    case 'arb_unwind':
+    case 'arb_close':
+    case 'signal_buy':
+    case 'signal_sell':
       return;
   }
 }
@@ -1162,6 +1169,13 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
     case 'grid_buy':
     case 'grid_sell':
     case 'grid_init':
+    case 'arb_prepare':
+    case 'arb_buy':
+    case 'arb_sell':
+    case 'arb_unwind':
+    case 'arb_close':
+    case 'signal_buy':
+    case 'signal_sell':
       return true;
   }
 }

@@ -1,0 +1,2 @@
+// Filled by issue 15's work (see docs/plan-15.md).
+export {};
