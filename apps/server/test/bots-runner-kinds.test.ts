@@ -8,11 +8,12 @@ import {
   type Ticker,
   type Venue,
 } from '@bytx/venues';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketHub, VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
-import { users } from '../src/db/schema/index';
+import { botTrades, users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
@@ -92,6 +93,83 @@ const twoMarkets: Strategy<TwoMarketState, null> = {
   extraMarkets: () => [OTHER],
 };
 
+/**
+ * A kind that decides on order books (as arbitrage does): once it has seen the book of both markets it
+ * sends one market order to each exchange in ONE step, and records a trade naming both exchanges when
+ * both filled.
+ */
+interface BooksState {
+  botId: string;
+  seq: number;
+  /** exchange → best ask seen with the tick's book. */
+  asks: Record<string, number>;
+  legs: string[];
+  fills: Record<string, number>;
+  done: boolean;
+}
+
+const booksKind: Strategy<BooksState, null> = {
+  kind: 'books_test',
+  create: (botId) => ({ botId, seq: 1, asks: {}, legs: [], fills: {}, done: false }),
+  step(state, event: StrategyEvent): StepResult<BooksState> {
+    const s: BooksState = {
+      ...state,
+      asks: { ...state.asks },
+      legs: [...state.legs],
+      fills: { ...state.fills },
+    };
+    const commands: StrategyCommand[] = [];
+    if (event.type === 'tick' && event.book) {
+      s.asks[event.exchange ?? OWN.exchange] = event.book.asks[0]![0];
+      if (s.legs.length === 0 && s.asks[OWN.exchange] && s.asks[OTHER.exchange]) {
+        for (const m of [OWN, OTHER]) {
+          const id = `${s.botId}-${s.seq++}`;
+          s.legs.push(id);
+          commands.push({
+            type: 'place_order',
+            clientOrderId: id,
+            side: 'buy',
+            orderType: 'market',
+            amount: 0.001,
+            role: 'arb_buy',
+            exchange: m.exchange,
+            symbol: m.symbol,
+          });
+        }
+      }
+    } else if (event.type === 'order_filled' && s.legs.includes(event.clientOrderId)) {
+      s.fills[event.clientOrderId] = event.price;
+      if (!s.done && Object.keys(s.fills).length === 2) {
+        s.done = true;
+        const [a, b] = s.legs as [string, string];
+        commands.push({
+          type: 'record_trade',
+          trade: {
+            lotId: a,
+            qty: 0.001,
+            buyPrice: s.fills[a]!,
+            sellPrice: s.fills[b]!,
+            buyTime: event.ts,
+            sellTime: event.ts,
+            buyFee: 0,
+            sellFee: 0,
+            pnlNet: 0.001 * (s.fills[b]! - s.fills[a]!),
+            buyExchange: OWN.exchange,
+            sellExchange: OTHER.exchange,
+          },
+        });
+      }
+    } else if (event.type === 'stop') {
+      commands.push({ type: 'stopped', reason: 'user_cancel_only' });
+    }
+    return { state: s, commands };
+  },
+  samePersisted: (a, b) => a.seq === b.seq && a.done === b.done && a.legs.length === b.legs.length,
+  realizedPnl: () => '0',
+  extraMarkets: () => [OTHER],
+  bookDepth: () => 3,
+};
+
 describe('the runner runs any registered kind, across two markets', () => {
   let database: Database;
   let repo: BotsRepository;
@@ -113,11 +191,14 @@ describe('the runner runs any registered kind, across two markets', () => {
           ),
       ticker: async (e: string, s: string) => sim.ticker(e, s),
       market: async (e: string, s: string) => sim.market(e, s),
+      orderBook: async (e: string, s: string, limit?: number) => sim.orderBook(e, s, limit),
     } as unknown as MarketHub;
   };
+  /** What a venue wrapper saw (the runner is given `wrapped` venues when set). */
+  let wrapped: Record<string, Venue> | null = null;
   const newRunner = () => {
     const registry: VenueRegistry = {
-      forUser: async (_u: string, ex: string) => venues[ex] as Venue,
+      forUser: async (_u: string, ex: string) => (wrapped?.[ex] ?? venues[ex]) as Venue,
       connectionKind: async () => 'paper',
     };
     const r = new BotRunner({
@@ -126,7 +207,7 @@ describe('the runner runs any registered kind, across two markets', () => {
       venues: () => registry,
       log: pino({ level: 'silent' }),
       runnerId: `k-${runners.length}`,
-      kinds: new Map([...botKinds, [twoMarkets.kind, twoMarkets]]),
+      kinds: new Map([...botKinds, [twoMarkets.kind, twoMarkets], [booksKind.kind, booksKind]]),
       takeAllLeases: true,
       autoRun: true,
       retryBaseMs: 5,
@@ -160,6 +241,7 @@ describe('the runner runs any registered kind, across two markets', () => {
     );
   });
   afterEach(async () => {
+    wrapped = null;
     for (const r of runners.splice(0)) await r.close();
     await database.close();
   });
@@ -248,5 +330,65 @@ describe('the runner runs any registered kind, across two markets', () => {
     const r = newRunner();
     await expect(r.get(id)).rejects.toThrow(/unknown kind: no_such_kind/);
     expect(r.has(id)).toBe(false);
+  });
+
+  it('gives a book strategy the books of both markets and sends the two legs of one step together, both journaled first', async () => {
+    const id = randomUUID();
+    const botId = strategyIdOf(id);
+    // Each createOrder takes 150 ms: sent one after the other, the second would start after the first
+    // ended. Each call also looks in the journal: both legs must be there before either is sent.
+    const calls: { exchange: string; start: number; end: number; journaled: number }[] = [];
+    wrapped = Object.fromEntries(
+      Object.entries(venues).map(([ex, v]) => [
+        ex,
+        new Proxy(v, {
+          get(target, prop, receiver) {
+            if (prop !== 'createOrder') {
+              const value = Reflect.get(target, prop, receiver) as unknown;
+              return typeof value === 'function'
+                ? (value as (...a: unknown[]) => unknown).bind(target)
+                : value;
+            }
+            return async (...args: Parameters<Venue['createOrder']>) => {
+              const start = performance.now();
+              const journaled = (await repo.knownClientIds(id)).size;
+              await new Promise((r) => setTimeout(r, 150));
+              const order = await target.createOrder(...args);
+              calls.push({ exchange: ex, start, end: performance.now(), journaled });
+              return order;
+            };
+          },
+        }) as Venue,
+      ]),
+    );
+    await repo.insertBot({
+      id,
+      userId,
+      kind: booksKind.kind,
+      exchange: OWN.exchange,
+      symbol: OWN.symbol,
+      config: {},
+      state: booksKind.create(botId, null),
+      status: 'active',
+    });
+    const r = newRunner();
+    await r.start();
+    const done = await until(async () => ((await state(id)) as unknown as BooksState).done || null);
+    expect(done).toBe(true);
+    const s = (await repo.byId(id))!.state as BooksState;
+    // The ticks carried each market's own book: the best ask is above each held price.
+    expect(s.asks[OWN.exchange]).toBeGreaterThan(100_000);
+    expect(s.asks[OTHER.exchange]).toBeGreaterThan(100_400);
+    expect(calls.map((c) => c.exchange).sort()).toEqual(['binance', 'bybit']);
+    const [first, second] = [...calls].sort((a, b) => a.start - b.start) as [
+      (typeof calls)[0],
+      (typeof calls)[0],
+    ];
+    expect(second.start).toBeLessThan(first.end);
+    expect(calls.every((c) => c.journaled >= 2)).toBe(true);
+    const [trade] = await database.db.select().from(botTrades).where(eq(botTrades.botId, id));
+    expect(trade).toMatchObject({ exchange: 'binance', sellExchange: 'bybit' });
+    expect(Number(trade!.buyPrice)).toBeGreaterThan(100_000);
+    expect(Number(trade!.sellPrice)).toBeGreaterThan(100_400);
   });
 });

@@ -126,6 +126,8 @@ export const botTrades = pgTable(
     lotId: text('lot_id'),
     /** Deleted by the user from the history pages: hidden from every list and total, kept for replay. */
     deletedAt: ts('deleted_at'),
+    /** Arbitrage: the exchange of the sell (`exchange` is the buy's); null: every other kind (both on `exchange`). */
+    sellExchange: text('sell_exchange'),
   },
   (t) => [
     index('bot_trades_bot_idx').on(t.botId, t.sellTime),

@@ -54,6 +54,8 @@ export class BotHandle {
   readonly derivatives: boolean;
   readonly venues: BotVenues;
   readonly orders: OrderExecutor;
+  /** The strategy decides on order books: its ticks carry `book` (Strategy.bookDepth). */
+  private readonly wantsBooks: boolean;
   detached = false;
   stopped = false;
   /** Being paused (pair delisted, key refused): no further order is sent. */
@@ -75,6 +77,7 @@ export class BotHandle {
     this.prefix = `${(row.state as { botId: string }).botId}-`;
     this.marketSymbol = venueSymbol(row.symbol, row.marketType ?? 'Spot');
     this.derivatives = isDerivatives(row.marketType ?? 'Spot');
+    this.wantsBooks = typeof strategy.bookDepth === 'function';
     this.persisted = this.cur;
     this.venues = new BotVenues(this);
     this.orders = new OrderExecutor(this);
@@ -271,6 +274,11 @@ export class BotHandle {
    */
   onPairTick(price: number, at: number): void {
     if (this.detached || this.stopped) return;
+    if (this.wantsBooks) {
+      // A strategy that decides on order books is stepped through the queue, where the book is read.
+      this.onTick(price, at);
+      return;
+    }
     if (this.busy === 0 && this.pendingTick === null && !this.venues.primary?.closed) {
       if (this.bandOf !== this.cur) {
         this.band = this.strategy.quietBand?.(this.current()) ?? null;
@@ -332,7 +340,12 @@ export class BotHandle {
       if (!tick || this.stopped) return;
       if (this.venues.anyClosed) await this.replaceClosedVenues();
       if (this.stopped) return;
-      await this.step({ type: 'tick', price: tick.price, ts: tick.ts }, {}, { at: tick.at, source: 'tick' });
+      const event = await this.withBook(
+        { type: 'tick', price: tick.price, ts: tick.ts },
+        { exchange: this.row.exchange, symbol: this.marketSymbol },
+      );
+      if (this.stopped) return;
+      await this.step(event, {}, { at: tick.at, source: 'tick' });
     });
   }
 
@@ -352,8 +365,30 @@ export class BotHandle {
       const tick = this.pendingOther?.get(key);
       this.pendingOther?.delete(key);
       if (!tick || this.stopped) return;
-      await this.step(tick.event, {}, { at: tick.at, source: 'tick' });
+      const event = await this.withBook(tick.event, m);
+      if (this.stopped) return;
+      await this.step(event, {}, { at: tick.at, source: 'tick' });
     });
+  }
+
+  /**
+   * The tick with the market's order book when the strategy decides on books (`bookDepth`): read from
+   * the shared market-data hub when the tick is stepped, so a coalesced tick gets the latest book. A
+   * book that cannot be read now leaves the tick without one (the strategy then does not trade on it).
+   */
+  private async withBook(
+    event: StrategyEvent & { type: 'tick' },
+    m: MarketKey,
+  ): Promise<StrategyEvent & { type: 'tick' }> {
+    const depth = this.wantsBooks ? (this.strategy.bookDepth?.(this.current()) ?? 0) : 0;
+    if (!(depth > 0)) return event;
+    try {
+      const book = await this.deps.market().orderBook(m.exchange, m.symbol, depth);
+      return { ...event, book: { bids: book.bids.slice(0, depth), asks: book.asks.slice(0, depth) } };
+    } catch (err) {
+      this.deps.log.warn({ err, botId: this.id, market: m }, 'order book unavailable for a tick');
+      return event;
+    }
   }
 
   /** Feeds a user action through the queue and waits for it. */
@@ -434,7 +469,8 @@ export class BotHandle {
           trades.push({
             botId: this.id,
             userId: this.row.userId,
-            exchange: this.row.exchange,
+            exchange: c.trade.buyExchange ?? this.row.exchange,
+            sellExchange: c.trade.sellExchange ?? null,
             symbol: this.row.symbol,
             lotKey: c.trade.key ?? c.trade.lotId,
             lotId: c.trade.lotId,

@@ -19,6 +19,9 @@ function num(v: string | null | undefined): number {
   return v === null || v === undefined ? 0 : Number(v);
 }
 
+/** What sending an order got: the venue's order, its refusal, or nothing (the connection is gone). */
+type SendOutcome = { kind: 'order'; order: Order } | { kind: 'refused'; err: unknown } | { kind: 'gone' };
+
 /** What the journal knows about one order; used to turn venue snapshots into strategy events once. */
 interface JournalEntry extends MarketKey {
   status: BotOrderRow['status'];
@@ -133,11 +136,38 @@ export class OrderExecutor {
         if (c.type === 'cancel_order') await this.cancel(c.clientOrderId);
         else if (c.type === 'place_order' && this.bot.liquidating && this.isOwnMarket(c)) {
           await this.skipLiquidated(c.clientOrderId);
-        } else if (c.type === 'place_order') await this.place(c);
+        } else if (c.type === 'place_order') {
+          const batch = this.concurrentWith(c);
+          if (batch.length === 1) await this.place(c);
+          else {
+            // Both legs of an arbitrage are journaled (one write) before either is sent; sending them
+            // together keeps the price gap between them as small as the venues allow. Their answers
+            // are applied in the strategy's order.
+            const outcomes = await Promise.all(batch.map((b) => this.send(b)));
+            for (const [i, b] of batch.entries()) await this.settle(b, outcomes[i]!);
+          }
+        }
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * `c` and the place commands right behind it that go to other exchanges (one order per exchange):
+   * they are sent concurrently. Orders to one exchange keep their order; nothing overtakes a cancel.
+   */
+  private concurrentWith(c: PlaceOrderCommand): PlaceOrderCommand[] {
+    const batch = [c];
+    const seen = new Set([this.targetOf(c).exchange]);
+    for (let next = this.pending[0]; next?.type === 'place_order'; next = this.pending[0]) {
+      const ex = this.targetOf(next).exchange;
+      if (seen.has(ex) || (this.bot.liquidating && this.isOwnMarket(next))) break;
+      seen.add(ex);
+      batch.push(next);
+      this.pending.shift();
+    }
+    return batch;
   }
 
   private backoff(attempt: number) {
@@ -160,12 +190,23 @@ export class OrderExecutor {
     }
   }
 
-  /** Sends a journaled order. Never retried blindly: after a transient error it is looked up first. */
+  /** Sends a journaled order and applies the venue's answer. */
   private async place(c: PlaceOrderCommand): Promise<void> {
-    const m: MarketKey = {
-      exchange: c.exchange ?? this.bot.row.exchange,
-      symbol: c.symbol ?? this.bot.marketSymbol,
-    };
+    await this.settle(c, await this.send(c));
+  }
+
+  /** Applies what `send` got: the order's snapshot, or the refusal (nothing when the connection went). */
+  private async settle(c: PlaceOrderCommand, outcome: SendOutcome): Promise<void> {
+    if (outcome.kind === 'order') await this.applySnapshot(outcome.order, true);
+    else if (outcome.kind === 'refused') await this.rejected(c.clientOrderId, outcome.err);
+  }
+
+  /**
+   * Sends a journaled order. Never retried blindly: after a transient error it is looked up first.
+   * Changes no strategy state (so orders of one step to different exchanges can be sent together).
+   */
+  private async send(c: PlaceOrderCommand): Promise<SendOutcome> {
+    const m = this.targetOf(c);
     // Margin orders borrow on the spot symbol (isolated); a derivatives close may only reduce the position.
     const own = m.exchange === this.bot.row.exchange && m.symbol === this.bot.marketSymbol;
     const derivatives = {
@@ -184,10 +225,9 @@ export class OrderExecutor {
           clientOrderId: c.clientOrderId,
           ...derivatives,
         });
-        await this.applySnapshot(order, true);
-        return;
+        return { kind: 'order', order };
       } catch (err) {
-        if (err instanceof ConnectionGoneError) return;
+        if (err instanceof ConnectionGoneError) return { kind: 'gone' };
         if (err instanceof VenueError && err.action === 'retry') {
           const delay = this.backoff(attempt);
           await this.bot.logEvent('warn', 'exchange_error', {
@@ -197,17 +237,18 @@ export class OrderExecutor {
           });
           await sleep(delay);
           const found = await this.lookup(c.clientOrderId, m).catch(() => null);
-          if (found) {
-            await this.applySnapshot(found, true);
-            return;
-          }
+          if (found) return { kind: 'order', order: found };
           continue;
         }
-        await this.rejected(c.clientOrderId, err);
-        return;
+        return { kind: 'refused', err };
       }
     }
-    await this.rejected(c.clientOrderId, new Error('exchange unreachable'));
+    return { kind: 'refused', err: new Error('exchange unreachable') };
+  }
+
+  /** Where a place command goes. */
+  private targetOf(c: PlaceOrderCommand): MarketKey {
+    return { exchange: c.exchange ?? this.bot.row.exchange, symbol: c.symbol ?? this.bot.marketSymbol };
   }
 
   /** The venue refused an order: journal it, tell the strategy, and pause or stop the bot on key problems. */
