@@ -7,3 +7,7 @@ export * from './classic-dca/strategy';
 export * from './classic-dca/vnc';
 export * from './grid/types';
 export * from './grid/strategy';
+export * from './arbitrage/types';
+export * from './arbitrage/strategy';
+export * from './signal/types';
+export * from './signal/strategy';

@@ -53,7 +53,7 @@ import type {
  * - Limit orders fill completely at their own price when the market crosses them: a buy when the
  *   last price is at or below its limit, a sell when at or above. A limit order that already
  *   crosses when placed fills at once at its own price (taker fee), otherwise it rests (maker fee).
- * - Fees (the market's rate, 0.1% in the simulator) are charged in the quote currency: a buy costs
+ * - Fees (the market's rate; simulated: the exchange's) are charged in the quote currency: a buy costs
  *   price × amount × (1 + fee) quote and credits the full amount of base; a sell debits the amount
  *   of base and credits price × amount × (1 − fee) quote. Fee amounts are rounded to 1e-8.
  * - While a limit order rests its funds are reserved (`used`): quote cost plus fee for a buy, the

@@ -1,4 +1,4 @@
-import { EXCHANGES, SPOT_BASES, SPOT_QUOTES, TICKER_ASSETS } from '@bytx/contract';
+import { EXCHANGES, SPOT_BASES, SPOT_QUOTES, TICKER_ASSETS, type ExchangeKey } from '@bytx/contract';
 import { VenueUnavailableError, InvalidOrderError } from './errors';
 import {
   MARGIN_MAX_LEVERAGE,
@@ -14,9 +14,10 @@ import { TIMEFRAMES } from './types';
 /**
  * The simulated market (MARKET_DATA=simulated): one seeded random walk per base asset in USD,
  * every spot pair of the spec on every exchange key, small fixed per-exchange offsets plus a
- * mean-reverting per-exchange wobble (so cross-exchange spreads open and close), candles for every
- * timeframe with history generated backwards on first use, a 10-level book around the price.
- * Deterministic: the same seed and the same sequence of `advance` calls give the same prices.
+ * mean-reverting per-exchange wobble plus dislocations (jumps at random times that decay back, so
+ * cross-exchange spreads open and close), each exchange's own spot fees and minimum order value,
+ * candles for every timeframe with history generated backwards on first use, a 10-level book around
+ * the price. Deterministic: the same seed and the same sequence of `advance` calls give the same prices.
  */
 
 /** Start prices in USD (early 2025 levels); BYTX is the platform token. */
@@ -79,8 +80,18 @@ export interface SimulatorSnapshot {
   rng: number;
   usd: Record<string, number>;
   hourly: Record<string, number[]>;
-  /** `exchange|symbol` → [wobble, held price or null, delisted (1) — absent in older snapshots]. */
-  pairs: Record<string, [number, number | null] | [number, number | null, number]>;
+  /**
+   * `exchange|symbol` → [wobble, held price or null, delisted (1) or 0, dislocation, time of the next
+   * dislocation (ms)]; older snapshots have only the first two or three.
+   */
+  pairs: Record<
+    string,
+    | [number, number | null]
+    | [number, number | null, number]
+    | [number, number | null, number, number, number]
+  >;
+  /** State of the dislocations' generator (absent in older snapshots). */
+  jumpRng?: number;
 }
 
 /** One candle series of one pair, as `candles` returns it. */
@@ -93,10 +104,96 @@ export interface CandleSeriesSnapshot {
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
-/** The fee every simulated market charges (taker and maker), 0.1%. */
+/** How long (simulated ms) an unchanged price goes unsent before it is sent again to its subscribers. */
+const RESEND_MS = 1_000;
+
+/** Binance's spot fee (taker and maker), 0.1%: the fallback of `simSpotFees`. */
 export const SIM_FEE = 0.001;
-/** Minimum order value in quote units, like Binance's 5 USDT NOTIONAL filter. */
+/** Minimum order value in quote units, like Binance's 5 USDT NOTIONAL filter: the fallback of `simSpotFees`. */
 export const SIM_MIN_COST = 5;
+
+/** Spot fees (fractions) and minimum order value (quote units) of one simulated exchange. */
+export interface SimSpotFees {
+  taker: number;
+  maker: number;
+  minCost: number;
+}
+
+/**
+ * Each exchange's base-tier (no VIP, no token discount) spot fees and its usual minimum order value on
+ * USDT pairs, as the exchanges publish them (fee pages and market-info APIs, checked 2025). The
+ * simulated market charges these on spot pairs; swaps keep SWAP_TAKER_FEE / SWAP_MAKER_FEE.
+ * Where an exchange sets a minimum in base units only, `minCost` is what that is worth on the major
+ * pairs (the simulator's `minAmount`, one amount step worth ≤ 1 USD, applies as well).
+ * - binance: binance.com/en/fee/schedule 0.1/0.1 %; exchangeInfo NOTIONAL minNotional 5 (kept exactly:
+ *   tests and docs work with it).
+ * - bybit (and its testnet): Bybit help "Spot trading fees" non-VIP 0.1/0.1 %; v5 instruments-info
+ *   lotSizeFilter.minOrderAmt 5 on BTCUSDT/ETHUSDT.
+ * - coinbaseexchange: Coinbase Exchange fee tier $0–10K taker 0.60 %, maker 0.40 %; products'
+ *   min_market_funds 1.
+ * - okx: okx.com/fees Regular Lv1 spot taker 0.10 %, maker 0.08 %; no notional filter, minSz ≈ 1 USD.
+ * - bitget: bitget.com/fee spot 0.1/0.1 %; spot symbols minTradeUSDT 1.
+ * - mexc: MEXC Learn "spot trading fees" (2025) maker 0 %, taker 0.05 %; minimum order 1 USDT.
+ * - kucoin: KuCoin fee level LV0 spot 0.1/0.1 %; symbols minFunds 0.1.
+ * - bingx: BingX spot 0.1/0.1 %; minimum order 2 USDT.
+ * - kraken: Kraken Pro $0–10K tier taker 0.40 %, maker 0.25 %; AssetPairs costmin 0.5.
+ * - bitfinex: bitfinex.com/fees taker 0.20 %, maker 0.10 %; minimum order size ≈ 5 USD in base.
+ * - gateio: gate.com/fee VIP 0 spot 0.1/0.1 %; currency_pairs min_quote_amount 3.
+ * - phemex: Phemex spot 0.1/0.1 %; minimum order value 1 USDT.
+ * - bitstamp: bitstamp.net/fee-schedule $0–1K tier taker 0.40 %, maker 0.30 %; minimum order 10 USD.
+ * - poloniex: Poloniex spot VIP0 taker 0.155 %, maker 0.145 %; minimum amount 1 USDT.
+ * - lbank: LBank spot 0.1/0.1 %; minimum order ≈ 1 USDT.
+ * - hitbtc: HitBTC starter tier 0.09/0.09 % (ccxt 4.5 `fees.trading`); minimum ≈ 1 USD.
+ * - bittrex, zb, ascendex (closed; the last published schedules): Bittrex 0.35/0.35 % and 10 USD;
+ *   ZB 0.2/0.2 % and 1 USD; AscendEX 0.1/0.1 % and 5 USDT.
+ */
+export const SIM_SPOT_FEES: Readonly<Record<ExchangeKey, SimSpotFees>> = {
+  binance: { taker: SIM_FEE, maker: SIM_FEE, minCost: SIM_MIN_COST },
+  bybit: { taker: 0.001, maker: 0.001, minCost: 5 },
+  bybit_testnet: { taker: 0.001, maker: 0.001, minCost: 5 },
+  coinbaseexchange: { taker: 0.006, maker: 0.004, minCost: 1 },
+  okx: { taker: 0.001, maker: 0.0008, minCost: 1 },
+  bitget: { taker: 0.001, maker: 0.001, minCost: 1 },
+  mexc: { taker: 0.0005, maker: 0, minCost: 1 },
+  kucoin: { taker: 0.001, maker: 0.001, minCost: 0.1 },
+  bingx: { taker: 0.001, maker: 0.001, minCost: 2 },
+  kraken: { taker: 0.004, maker: 0.0025, minCost: 0.5 },
+  bitfinex: { taker: 0.002, maker: 0.001, minCost: 5 },
+  gateio: { taker: 0.001, maker: 0.001, minCost: 3 },
+  phemex: { taker: 0.001, maker: 0.001, minCost: 1 },
+  bitstamp: { taker: 0.004, maker: 0.003, minCost: 10 },
+  bittrex: { taker: 0.0035, maker: 0.0035, minCost: 10 },
+  poloniex: { taker: 0.00155, maker: 0.00145, minCost: 1 },
+  lbank: { taker: 0.001, maker: 0.001, minCost: 1 },
+  zb: { taker: 0.002, maker: 0.002, minCost: 1 },
+  hitbtc: { taker: 0.0009, maker: 0.0009, minCost: 1 },
+  ascendex: { taker: 0.001, maker: 0.001, minCost: 5 },
+};
+
+/** The spot fees and minimum order value of an exchange key (unknown keys: Binance's). */
+export function simSpotFees(exchange: string): SimSpotFees {
+  return (
+    (SIM_SPOT_FEES as Readonly<Record<string, SimSpotFees>>)[exchange] ?? {
+      taker: SIM_FEE,
+      maker: SIM_FEE,
+      minCost: SIM_MIN_COST,
+    }
+  );
+}
+
+/**
+ * Dislocations (moving offsets, so cross-exchange opportunities appear and vanish): on each pair of
+ * each exchange, at Poisson times (`SIM_DISLOCATION_PER_HOUR` a pair), the price jumps away from the
+ * others by 0.3–0.8 % (random sign) and the jump decays back with a half-life of
+ * `SIM_DISLOCATION_HALF_LIFE_MS`. Jumps add up while they overlap (bounded to ±2 %).
+ */
+export const SIM_DISLOCATION_PER_HOUR = 3;
+export const SIM_DISLOCATION_HALF_LIFE_MS = 30_000;
+const DISLOCATION_MIN = 0.003;
+const DISLOCATION_MAX = 0.008;
+const DISLOCATION_CAP = 0.02;
+/** Below this a decayed dislocation is 0 (keeps the snapshot small). */
+const DISLOCATION_EPSILON = 1e-7;
 
 export interface PriceEvent {
   exchange: string;
@@ -202,11 +299,17 @@ interface Pair {
   offset: number;
   /** Mean-reverting deviation on top of the offset. */
   wobble: number;
+  /** Current dislocation (fraction), decaying towards 0. */
+  jump: number;
+  /** Time (ms) of the next dislocation. */
+  nextJump: number;
   held: number | null;
   price: number;
   market: Market;
   series: Map<Timeframe, CandleSeries>;
   listeners: Set<PriceListener>;
+  /** When its price was last sent to its listeners (simulated ms; not persisted). */
+  sentAt: number;
   /** The swaps whose mark follows this pair (linear on USDT/USDC pairs, inverse on USDT pairs). */
   swaps: SwapPair[];
 }
@@ -250,6 +353,15 @@ export class MarketSimulator {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  /** State of the dislocations' generator, apart from the walk's (persisted with `snapshot`). */
+  private jumpRngState: number;
+  private readonly jumpRand = (): number => {
+    this.jumpRngState = (this.jumpRngState + 0x6d2b79f5) >>> 0;
+    let t = this.jumpRngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   private readonly seed: number;
   private readonly historyCandles: number;
   private readonly maxCandles: number;
@@ -268,6 +380,7 @@ export class MarketSimulator {
   constructor(opts: MarketSimulatorOptions = {}) {
     this.seed = opts.seed ?? 20250101;
     this.rngState = this.seed >>> 0;
+    this.jumpRngState = hash32(`${this.seed}:dislocations`);
     this.now = opts.startTime ?? Date.now();
     this.historyCandles = opts.historyCandles ?? 300;
     this.maxCandles = Math.max(opts.maxCandles ?? 1000, this.historyCandles + 1);
@@ -290,8 +403,9 @@ export class MarketSimulator {
       for (const symbol of this.symbols) {
         const [base = '', quote = ''] = symbol.split('/');
         const r = mulberry32(hash32(`${this.seed}:offset:${exchange}:${symbol}`));
-        // ±0.05%..0.3%, sign random.
-        const offset = (0.0005 + r() * 0.0025) * (r() < 0.5 ? -1 : 1);
+        // ±0.02%..0.1%, sign random: small, so that a spread beyond the fees needs a dislocation.
+        const offset = (0.0002 + r() * 0.0008) * (r() < 0.5 ? -1 : 1);
+        const fees = simSpotFees(exchange);
         const startUsd = SIM_START_PRICES[base] ?? 1;
         const refPrice = startUsd / (QUOTE_USD[quote] ?? 1);
         const priceStep = simPriceStep(refPrice);
@@ -304,9 +418,9 @@ export class MarketSimulator {
           amountStep,
           priceStep,
           minAmount: amountStep,
-          minCost: SIM_MIN_COST,
-          taker: SIM_FEE,
-          maker: SIM_FEE,
+          minCost: fees.minCost,
+          taker: fees.taker,
+          maker: fees.maker,
           type: 'spot',
           // Every simulated spot pair allows isolated margin (Margin market type).
           margin: true,
@@ -320,11 +434,14 @@ export class MarketSimulator {
           index: index++,
           offset,
           wobble: 0,
+          jump: 0,
+          nextJump: this.now + this.jumpInterval(),
           held: null,
           price: 0,
           market,
           series: new Map(),
           listeners: new Set(),
+          sentAt: this.now,
           swaps: [],
         };
         pair.price = this.computePrice(pair);
@@ -430,7 +547,7 @@ export class MarketSimulator {
   private computePrice(p: Pair): number {
     if (p.held !== null) return p.held;
     const usd = this.usd.get(p.base) ?? 1;
-    const raw = (usd / (QUOTE_USD[p.quote] ?? 1)) * (1 + p.offset + p.wobble);
+    const raw = (usd / (QUOTE_USD[p.quote] ?? 1)) * (1 + p.offset + p.wobble + p.jump);
     const price = Math.max(roundToStep(raw, p.market.priceStep), p.market.priceStep);
     return Number.isFinite(price) && price > 0 ? price : p.price;
   }
@@ -509,9 +626,35 @@ export class MarketSimulator {
     this.update(p, this.computePrice(p));
   }
 
+  /** Milliseconds to a pair's next dislocation (exponential: a Poisson process), at least 1. */
+  private jumpInterval(): number {
+    const mean = 3_600_000 / SIM_DISLOCATION_PER_HOUR;
+    return Math.max(1, Math.round(-Math.log(1 - this.jumpRand()) * mean));
+  }
+
+  /**
+   * Decays a pair's dislocation over `elapsedMs` and adds the jumps due up to `nowMs`, each decayed
+   * from its own time (the draws come from the dislocations' generator: the walk's is untouched).
+   */
+  private stepDislocation(p: Pair, elapsedMs: number, nowMs: number): void {
+    const h = SIM_DISLOCATION_HALF_LIFE_MS;
+    let jump = p.jump * 0.5 ** (elapsedMs / h);
+    // Jumps older than 40 half-lives have vanished: skip them (the process has no memory).
+    if (p.nextJump < nowMs - 40 * h) p.nextJump = nowMs - 40 * h;
+    while (p.nextJump <= nowMs) {
+      const size = DISLOCATION_MIN + this.jumpRand() * (DISLOCATION_MAX - DISLOCATION_MIN);
+      const sign = this.jumpRand() < 0.5 ? -1 : 1;
+      jump += sign * size * 0.5 ** ((nowMs - p.nextJump) / h);
+      p.nextJump += this.jumpInterval();
+    }
+    jump = Math.max(-DISLOCATION_CAP, Math.min(DISLOCATION_CAP, jump));
+    p.jump = Number.isFinite(jump) && Math.abs(jump) >= DISLOCATION_EPSILON ? jump : 0;
+  }
+
   /** Steps every random walk to `nowMs` (one step; the size scales with the elapsed time). */
   advance(nowMs: number = Date.now()): void {
-    const dt = Math.min(Math.max(nowMs - this.now, 0), 3_600_000) / 1000;
+    const elapsedMs = Math.max(nowMs - this.now, 0);
+    const dt = Math.min(elapsedMs, 3_600_000) / 1000;
     if (dt <= 0) return;
     this.now = nowMs;
     for (const [base, usd] of this.usd) {
@@ -536,9 +679,31 @@ export class MarketSimulator {
       for (const p of list) {
         const wobble = p.wobble * keep + wobbleSigma * gaussian(this.rand);
         if (Number.isFinite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
+        this.stepDislocation(p, elapsedMs, nowMs);
         if (p.held === null) this.update(p, this.computePrice(p));
-        else this.updateCandles(p, p.price);
+        else {
+          this.updateCandles(p, p.price);
+          this.resend(p);
+        }
       }
+    }
+  }
+
+  /**
+   * A price that has not changed for RESEND_MS is sent again to the pair's subscribers, as an
+   * exchange's ticker stream keeps sending while the last price holds: a strategy that decides on
+   * fresh books (arbitrage) keeps deciding while a price is held by the control.
+   */
+  private resend(p: Pair): void {
+    if (this.now - p.sentAt < RESEND_MS) return;
+    p.sentAt = this.now;
+    if (p.listeners.size === 0 && p.swaps.every((s) => s.listeners.size === 0)) return;
+    const ev: PriceEvent = { exchange: p.exchange, symbol: p.symbol, price: p.price, timestamp: this.now };
+    for (const l of p.listeners) l(ev);
+    for (const s of p.swaps) {
+      if (s.listeners.size === 0) continue;
+      const sev: PriceEvent = { ...ev, symbol: s.symbol };
+      for (const l of s.listeners) l(sev);
     }
   }
 
@@ -546,7 +711,11 @@ export class MarketSimulator {
     const changed = price !== p.price;
     p.price = price;
     this.updateCandles(p, price);
-    if (!changed) return;
+    if (!changed) {
+      this.resend(p);
+      return;
+    }
+    p.sentAt = this.now;
     const ev: PriceEvent = { exchange: p.exchange, symbol: p.symbol, price, timestamp: this.now };
     for (const l of p.listeners) l(ev);
     for (const l of this.allListeners) l(ev);
@@ -592,13 +761,14 @@ export class MarketSimulator {
   snapshot(): SimulatorSnapshot {
     const pairs: SimulatorSnapshot['pairs'] = {};
     for (const [key, p] of this.pairs)
-      pairs[key] = p.market.active ? [p.wobble, p.held] : [p.wobble, p.held, 1];
+      pairs[key] = [p.wobble, p.held, p.market.active ? 0 : 1, p.jump, p.nextJump];
     return {
       v: 1,
       seed: this.seed,
       now: this.now,
       lastHour: this.lastHour,
       rng: this.rngState,
+      jumpRng: this.jumpRngState,
       usd: Object.fromEntries(this.usd),
       hourly: Object.fromEntries([...this.hourly].map(([b, v]) => [b, [...v]])),
       pairs,
@@ -616,6 +786,7 @@ export class MarketSimulator {
     this.now = s.now;
     this.lastHour = finite(s.lastHour) ? s.lastHour : Math.floor(s.now / 3_600_000);
     this.rngState = s.rng >>> 0;
+    if (finite(s.jumpRng)) this.jumpRngState = s.jumpRng >>> 0;
     for (const [base, usd] of Object.entries(s.usd ?? {})) {
       if (this.usd.has(base) && finite(usd) && usd > 0) this.usd.set(base, usd);
     }
@@ -627,8 +798,14 @@ export class MarketSimulator {
     for (const [key, value] of Object.entries(s.pairs ?? {})) {
       const p = this.pairs.get(key);
       if (!p || !Array.isArray(value)) continue;
-      const [wobble, held, delisted] = value;
+      const [wobble, held, delisted, jump, nextJump] = value as unknown[];
       if (finite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
+      // An older snapshot has no dislocation: none now, the next one drawn from the snapshot's time.
+      p.jump = finite(jump) ? Math.max(-DISLOCATION_CAP, Math.min(DISLOCATION_CAP, jump)) : 0;
+      p.nextJump =
+        finite(nextJump) && nextJump > s.now && nextJump <= s.now + 86_400_000
+          ? nextJump
+          : s.now + this.jumpInterval();
       p.market.active = delisted !== 1;
       p.held =
         finite(held) && held >= p.market.priceStep && held <= SIM_MAX_PRICE

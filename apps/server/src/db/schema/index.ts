@@ -5,3 +5,4 @@ export * from './forum';
 export * from './bots';
 export * from './exchanges';
 export * from './market';
+export * from './signal';

@@ -1,4 +1,4 @@
-import { classicDca, classicVnc, gridBot, gridBotDca } from '@bytx/engine';
+import { arbitrageBot, classicDca, classicVnc, gridBot, gridBotDca, signalBot } from '@bytx/engine';
 import type { AnyStrategy, KindRegistry } from './runner/types';
 
 /**
@@ -10,4 +10,6 @@ export const botKinds: KindRegistry = new Map<string, AnyStrategy>([
   [classicDca.kind, classicDca],
   [classicVnc.kind, classicVnc],
   [gridBot.kind, gridBot],
+  [arbitrageBot.kind, arbitrageBot],
+  [signalBot.kind, signalBot],
 ]);

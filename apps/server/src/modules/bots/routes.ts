@@ -16,11 +16,13 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { BotsRepository } from './bots.repository';
 import { BotsService } from './bots.service';
+import { arbitrageRoutes } from './arbitrage/routes';
 import { classicDcaRoutes } from './classic-dca/routes';
 import { gridDcaRoutes } from './grid-dca/routes';
 import { gridRoutes } from './grid/routes';
 import { historyRoutes } from './history/routes';
 import { pendingRoutes } from './pending/routes';
+import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
 
 const tags = ['bots'];
@@ -67,6 +69,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   await app.register(gridDcaRoutes, { ctx, repo, runner, bots });
   await app.register(classicDcaRoutes, { ctx, repo, runner, bots });
   await app.register(gridRoutes, { ctx, repo, runner, bots });
+  await app.register(arbitrageRoutes, { ctx, repo, runner, bots });
+  await app.register(signalRoutes, { ctx, repo, runner, bots });
   await app.register(historyRoutes, { ctx });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 

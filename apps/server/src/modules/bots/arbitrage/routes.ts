@@ -1,0 +1,106 @@
+import {
+  arbitrageHistoryBody,
+  arbitrageLogQuery,
+  arbitrageStartBody,
+  arbitrageStatusBody,
+  arbitrageStopBody,
+} from '@bytx/contract';
+import { arbitrageSummary, type ArbitrageState } from '@bytx/engine';
+import { currentUser } from '../../../plugins/auth';
+import type { KindPlugin } from '../kind-plugin';
+import { ARBITRAGE, ArbitrageService } from './service';
+
+const tags = ['bots'];
+
+/**
+ * Arbitrage bot (`/arbitraje`, spec part 2 §7; issue 15 §1): its own calls, with the spec's paths and
+ * field names; the shared ones (events, pnls_actuales…) are in ../routes.ts. A `user_id` naming another
+ * user is refused with 403 by the auth plugin, as for every bot call.
+ */
+export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
+  const arb = new ArbitrageService(ctx, repo, runner, bots);
+  bots.kinds.set(ARBITRAGE, {
+    needsPrice: false,
+    figures: (row, state, _price, now) => {
+      let pnl = Number(row.pnl) || 0;
+      try {
+        pnl = Number(arbitrageSummary(state as ArbitrageState).pnlQuote) || 0;
+      } catch {
+        // A state that cannot be read shows the stored PnL.
+      }
+      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
+    },
+  });
+  const auth = { onRequest: app.authenticate };
+
+  app.post(
+    '/api/start_arbitraje',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Start the Arbitrage bot (Binance ↔ Bybit, half of monto_usdt on each)',
+        body: arbitrageStartBody,
+      },
+    },
+    async (req) => {
+      const { id, message } = await arb.start(currentUser(req).id, req.body);
+      return { success: true, message, id };
+    },
+  );
+
+  app.post(
+    '/api/stop_arbitraje',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: "Stop the user's Arbitrage bot (sells its inventory unless keep_assets)",
+        body: arbitrageStopBody,
+      },
+    },
+    async (req) => arb.stop(currentUser(req).id, req.body.keep_assets),
+  );
+
+  app.post(
+    '/api/historial_arbitraje',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Round trips of the user’s Arbitrage bots, newest first',
+        body: arbitrageHistoryBody,
+      },
+    },
+    async (req) => ({ success: true, historial: await arb.history(currentUser(req).id) }),
+  );
+
+  app.post(
+    '/api/estado_bot_arbitraje',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Whether the Arbitrage bot is active, both exchanges connected, its live spread and PnL',
+        body: arbitrageStatusBody,
+      },
+    },
+    async (req) => arb.status(currentUser(req).id),
+  );
+
+  app.get(
+    '/api/arbitraje/log',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: "The Arbitrage bot's event log (active, else the latest), newest first",
+        querystring: arbitrageLogQuery,
+      },
+    },
+    async (req) => {
+      const { botId, events } = await arb.log(currentUser(req).id, req.query.limit);
+      return { success: true, bot_id: botId, events };
+    },
+  );
+};

@@ -1,0 +1,186 @@
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import {
+  botOrders,
+  signalBots,
+  signalEvents,
+  type SignalEventOrder,
+  type SignalEventStatus,
+} from '../../../db/schema/index';
+
+export type SignalEventRow = typeof signalEvents.$inferSelect;
+export type NewSignalEventRow = typeof signalEvents.$inferInsert;
+export type SignalBotRow = typeof signalBots.$inferSelect;
+
+/** What a webhook request left to log (the fields of a rejected or duplicate row). */
+export type SignalLogEntry = Omit<NewSignalEventRow, 'id' | 'seq' | 'status'> & {
+  status: Extract<SignalEventStatus, 'rejected' | 'duplicate'>;
+};
+
+/** The outcome of recording an accepted signal: its row and seq, or a duplicate of an earlier id. */
+export type RecordOutcome = { duplicate: false; id: number; seq: number } | { duplicate: true };
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return String(e.cause?.code ?? e.code) === '23505';
+};
+
+/** signal_bots and signal_events (migration 0308). */
+export class SignalRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertBot(botId: string, secretEnc: string): Promise<void> {
+    await this.db.insert(signalBots).values({ botId, secretEnc });
+  }
+
+  async bot(botId: string): Promise<SignalBotRow | null> {
+    const [row] = await this.db.select().from(signalBots).where(eq(signalBots.botId, botId)).limit(1);
+    return row ?? null;
+  }
+
+  async setSecret(botId: string, secretEnc: string): Promise<void> {
+    await this.db
+      .update(signalBots)
+      .set({ secretEnc, secretRotatedAt: new Date() })
+      .where(eq(signalBots.botId, botId));
+  }
+
+  /** Logs a signal that was not recorded for execution (rejected, or a duplicate of an accepted id). */
+  async log(entry: SignalLogEntry): Promise<void> {
+    await this.db.insert(signalEvents).values({ ...entry, seq: null });
+  }
+
+  /**
+   * Records an accepted signal: in one transaction, the bot's webhook row is locked, the id is looked
+   * up among the accepted signals (a duplicate records nothing), the next seq is taken and the row
+   * inserted with status `accepted`. Concurrent duplicates wait on the lock and then see the first;
+   * the unique index (bot_id, signal_key) decides in any case (its violation is a duplicate too).
+   */
+  async record(
+    entry: Omit<NewSignalEventRow, 'id' | 'seq' | 'status' | 'reason' | 'reasonText'>,
+  ): Promise<RecordOutcome> {
+    const botId = entry.botId;
+    const key = entry.signalKey ?? null;
+    try {
+      return await this.db.transaction(async (tx): Promise<RecordOutcome> => {
+        await tx
+          .select({ seq: signalBots.lastSeq })
+          .from(signalBots)
+          .where(eq(signalBots.botId, botId))
+          .for('update');
+        if (key !== null) {
+          const [dup] = await tx
+            .select({ id: signalEvents.id })
+            .from(signalEvents)
+            .where(
+              and(
+                eq(signalEvents.botId, botId),
+                eq(signalEvents.signalKey, key),
+                isNotNull(signalEvents.seq),
+              ),
+            )
+            .limit(1);
+          if (dup) return { duplicate: true };
+        }
+        const [b] = await tx
+          .update(signalBots)
+          .set({ lastSeq: sql`${signalBots.lastSeq} + 1` })
+          .where(eq(signalBots.botId, botId))
+          .returning({ seq: signalBots.lastSeq });
+        if (!b) throw new Error(`signal bot ${botId} has no webhook row`);
+        const [row] = await tx
+          .insert(signalEvents)
+          .values({ ...entry, seq: b.seq, status: 'accepted' })
+          .returning({ id: signalEvents.id });
+        if (!row) throw new Error('signal insert returned nothing');
+        return { duplicate: false, id: row.id, seq: b.seq };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return { duplicate: true };
+      throw err;
+    }
+  }
+
+  /** The bot's signals recorded but not yet executed, in seq order. */
+  async accepted(botId: string): Promise<SignalEventRow[]> {
+    return this.db
+      .select()
+      .from(signalEvents)
+      .where(and(eq(signalEvents.botId, botId), eq(signalEvents.status, 'accepted')))
+      .orderBy(asc(signalEvents.seq));
+  }
+
+  /** Every bot with a signal recorded but not yet executed (the start re-feeds them). */
+  async botsWithAccepted(): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ botId: signalEvents.botId })
+      .from(signalEvents)
+      .where(eq(signalEvents.status, 'accepted'));
+    return rows.map((r) => r.botId);
+  }
+
+  async byId(id: number): Promise<SignalEventRow | null> {
+    const [row] = await this.db.select().from(signalEvents).where(eq(signalEvents.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  /** An accepted signal's outcome (only while it is still `accepted`: a second feed changes nothing). */
+  async settle(
+    id: number,
+    patch: {
+      status: 'executed' | 'skipped';
+      reason: string | null;
+      reasonText: string | null;
+      orders: SignalEventOrder[];
+    },
+  ): Promise<void> {
+    await this.db
+      .update(signalEvents)
+      .set({ ...patch, executedAt: new Date() })
+      .where(and(eq(signalEvents.id, id), eq(signalEvents.status, 'accepted')));
+  }
+
+  /** One page of the bot's log, newest first (index signal_events_bot_idx). */
+  async page(
+    botId: string,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: SignalEventRow[]; total: number }> {
+    const [c] = await this.db.select({ n: count() }).from(signalEvents).where(eq(signalEvents.botId, botId));
+    const total = c?.n ?? 0;
+    const rows = await this.db
+      .select()
+      .from(signalEvents)
+      .where(eq(signalEvents.botId, botId))
+      .orderBy(desc(signalEvents.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    return { rows, total };
+  }
+
+  /** Accepted (recorded: accepted, executed, skipped) and rejected signals per bot. */
+  async counts(botIds: string[]): Promise<Map<string, { accepted: number; rejected: number }>> {
+    const out = new Map<string, { accepted: number; rejected: number }>();
+    if (botIds.length === 0) return out;
+    const rows = await this.db
+      .select({
+        botId: signalEvents.botId,
+        accepted: sql<number>`count(*) FILTER (WHERE ${signalEvents.seq} IS NOT NULL)`.mapWith(Number),
+        rejected: sql<number>`count(*) FILTER (WHERE ${signalEvents.status} = 'rejected')`.mapWith(Number),
+      })
+      .from(signalEvents)
+      .where(inArray(signalEvents.botId, botIds))
+      .groupBy(signalEvents.botId);
+    for (const r of rows) out.set(r.botId, { accepted: r.accepted, rejected: r.rejected });
+    return out;
+  }
+
+  /** The bot's journal rows of these client order ids. */
+  async orders(botId: string, clientOrderIds: string[]) {
+    if (clientOrderIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(botOrders)
+      .where(and(eq(botOrders.botId, botId), inArray(botOrders.clientOrderId, clientOrderIds)));
+  }
+}

@@ -1,0 +1,172 @@
+import {
+  SIGNAL_LIMITS,
+  SIGNAL_MESSAGES,
+  signalCreateBody,
+  signalIdParams,
+  signalListQuery,
+  signalStopBody,
+} from '@bytx/contract';
+import { signalSummary, type SignalState } from '@bytx/engine';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../../plugins/auth';
+import type { KindPlugin } from '../kind-plugin';
+import { SignalRepository } from './repository';
+import { SignalService } from './service';
+import { SIGNAL, SignalWebhook } from './webhook';
+
+const tags = ['bots'];
+
+/** The origin the user reached the server by (the webhook URL shown is on it). */
+const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+/** Webhook bodies as text, kept aside by the route's own parser (the handler parses and logs). */
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
+const webhookParams = z.object({ id: z.string().max(100) });
+
+/**
+ * Signal bot (`/signalbot`, issue 15 §2): its calls (session, own bots only) and the webhook (no
+ * session: the bot's secret in the body). The webhook route has its own body parser (any content
+ * type as text, at most SIGNAL_LIMITS.bodyBytes) so that a malformed or over-large body is answered
+ * and logged by us rather than refused before the bot is known. On start, signals recorded but not
+ * yet executed are fed again (webhook.ts).
+ */
+export const signalRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
+  const signals = new SignalRepository(ctx.db);
+  const webhook = new SignalWebhook(ctx, repo, signals, runner);
+  const service = new SignalService(ctx, repo, signals, runner, bots, webhook);
+  bots.kinds.set(SIGNAL, {
+    needsPrice: true,
+    figures: (row, state, price, now) => {
+      let pnl = Number(row.pnl) || 0;
+      try {
+        const s = signalSummary(state as SignalState);
+        pnl = Number(s.pnlQuote) || 0;
+        if (price !== null && s.qty > 0) pnl += s.qty * price - s.qty * s.avgEntry;
+      } catch {
+        // A state that cannot be read shows the stored PnL.
+      }
+      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
+    },
+  });
+
+  app.addHook('onReady', async () => {
+    // In the background, after the runner (started by the bots module's onReady) has been asked to
+    // resume the bots: attaching is shared, so a bot is never attached twice.
+    void webhook
+      .refeedAll()
+      .catch((err: unknown) => ctx.log.error({ err }, 'could not re-feed the accepted signals'));
+  });
+  app.addHook('onClose', async () => webhook.close());
+
+  const auth = { onRequest: app.authenticate };
+
+  app.post(
+    '/api/signalbot/bots',
+    {
+      ...auth,
+      schema: { tags, summary: 'Create a Signal bot (webhook URL and secret)', body: signalCreateBody },
+    },
+    async (req) => service.create(currentUser(req).id, req.body, originOf(req)),
+  );
+
+  app.get(
+    '/api/signalbot/bots',
+    { ...auth, schema: { tags, summary: 'Signal bots of the user, active first' } },
+    async (req) => ({ success: true, bots: await service.list(currentUser(req).id, originOf(req)) }),
+  );
+
+  app.post(
+    '/api/signalbot/bots/:id/stop',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Stop a Signal bot (keep_assets keeps the position, else it is sold at market)',
+        params: signalIdParams,
+        body: signalStopBody,
+      },
+    },
+    async (req) => service.stop(currentUser(req).id, req.params.id, req.body.keep_assets),
+  );
+
+  app.get(
+    '/api/signalbot/bots/:id/secret',
+    { ...auth, schema: { tags, summary: "Reveal a Signal bot's webhook secret", params: signalIdParams } },
+    async (req) => ({
+      success: true,
+      secret: await service.revealSecret(currentUser(req).id, req.params.id),
+    }),
+  );
+
+  app.post(
+    '/api/signalbot/bots/:id/secret',
+    {
+      ...auth,
+      schema: { tags, summary: "Rotate a Signal bot's webhook secret", params: signalIdParams },
+    },
+    async (req) => ({
+      success: true,
+      secret: await service.rotateSecret(currentUser(req).id, req.params.id),
+      message: SIGNAL_MESSAGES.secretRotated,
+    }),
+  );
+
+  app.get(
+    '/api/signalbot/bots/:id/signals',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'The signal log of a Signal bot, newest first, paged',
+        params: signalIdParams,
+        querystring: signalListQuery,
+      },
+    },
+    async (req) => service.log(currentUser(req).id, req.params.id, req.query.page, req.query.per_page),
+  );
+
+  // The webhook, in its own context: its body parser and error handler apply to it alone.
+  await app.register(async (plain) => {
+    const hook = plain.withTypeProvider<ZodTypeProvider>();
+    hook.removeAllContentTypeParsers();
+    hook.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: SIGNAL_LIMITS.bodyBytes },
+      (req, body, done) => {
+        rawBodies.set(req, typeof body === 'string' ? body : body.toString('utf8'));
+        done(null, undefined);
+      },
+    );
+    hook.setErrorHandler(async (err: FastifyError, req, reply) => {
+      if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw err;
+      const { id } = (req.params ?? {}) as { id?: string };
+      const answer = await webhook.receive({
+        id: String(id ?? ''),
+        raw: undefined,
+        tooLarge: true,
+        ip: req.ip,
+      });
+      if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+      return reply.status(answer.statusCode).send(answer.body);
+    });
+    hook.post(
+      '/api/signalbot/webhook/:id',
+      {
+        bodyLimit: SIGNAL_LIMITS.bodyBytes,
+        schema: {
+          tags,
+          summary: 'Webhook of a Signal bot: {secret, action: buy|sell|close, symbol, amount?, id?}',
+          params: webhookParams,
+        },
+      },
+      async (req, reply) => {
+        const answer = await webhook.receive({ id: req.params.id, raw: rawBodies.get(req), ip: req.ip });
+        if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+        return reply.status(answer.statusCode).send(answer.body);
+      },
+    );
+  });
+};

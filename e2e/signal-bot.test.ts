@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginInBrowser, registerViaApi } from './helpers/accounts';
+import { apiCall } from './helpers/api';
+import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+
+const EMAIL = 'signal-e2e@example.com';
+const PASSWORD = 'Sup3r-Secret-Passw0rd!';
+const SYMBOL = 'ETH/USDT';
+
+/**
+ * The Signal bot from `/signalbot` on paper Binance (issue 15 "Tests"): create a bot, read its webhook URL
+ * and secret from the page, post a buy signal to the webhook with `fetch` (as TradingView would), see it
+ * executed in the log and the position move; the same signal id again is a duplicate that trades nothing.
+ */
+describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let token = '';
+
+  const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
+  const webhook = async (url: string, body: unknown) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates a bot, executes a webhook buy, shows it in the log and the position, and refuses a replay', async () => {
+    const { page } = browser;
+    await registerViaApi(server.baseUrl, server.outboxDir, EMAIL, PASSWORD);
+    token = await loginInBrowser(page, server.baseUrl, EMAIL, PASSWORD);
+    await post('/api/dev/market/price', { exchange: 'binance', symbol: SYMBOL, price: 3000 });
+    await post('/api/conectar_exchange', { exchange: 'binance', mode: 'paper', user_id: EMAIL });
+
+    await page.goto(`${server.baseUrl}/signalbot`);
+    await page.getByTestId('signal-no-bots').waitFor({ timeout: 15_000 });
+    const exchange = page.getByTestId('signal-exchange');
+    await expect
+      .poll(() => page.locator('[data-testid="signal-exchange"] option').allTextContents(), {
+        timeout: 15_000,
+      })
+      .toEqual(['Select a connected exchange', 'Binance']);
+    await exchange.selectOption('binance');
+    await page.getByTestId('signal-symbol').fill(SYMBOL);
+    await page.getByTestId('signal-amount').fill('50');
+    await page.getByTestId('signal-max-position').fill('200');
+    await page.getByTestId('signal-create-submit').click();
+    await page.getByText('Signal bot created. Send signals to its webhook URL.').waitFor({ timeout: 30_000 });
+
+    const card = page.getByTestId('signal-bot').first();
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.getByTestId('signal-bot-symbol').textContent()).toBe(SYMBOL);
+    const url = (await card.getByTestId('signal-webhook-url').textContent()) ?? '';
+    expect(url).toMatch(/\/api\/signalbot\/webhook\/[0-9a-f-]{36}$/);
+    const secretEl = card.getByTestId('signal-secret');
+    await expect.poll(() => secretEl.getAttribute('data-shown'), { timeout: 15_000 }).toBe('1');
+    const secret = (await secretEl.textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    // The TradingView alert message carries the bot's values.
+    expect(JSON.parse((await card.getByTestId('signal-template').textContent()) ?? '')).toEqual({
+      secret,
+      action: '{{strategy.order.action}}',
+      symbol: SYMBOL,
+      id: '{{timenow}}',
+    });
+    expect(Number(await card.getByTestId('signal-position-qty').getAttribute('data-value'))).toBe(0);
+
+    // The webhook is the server's own address (the browser page and the test reach the same server).
+    const target = `${server.baseUrl}${new URL(url).pathname}`;
+    const first = await webhook(target, { secret, action: 'buy', symbol: SYMBOL, id: 'e2e-buy-1' });
+    // 200 executed, or 202 accepted (recorded; the runner executes it right after).
+    expect([200, 202]).toContain(first.status);
+    expect(first.body.success).toBe(true);
+    expect(first.body.duplicate).not.toBe(true);
+
+    await card.getByTestId('signal-log-toggle').click();
+    const executed = card.locator(
+      '[data-testid="signal-log-row"][data-signal-id="e2e-buy-1"][data-status="executed"]',
+    );
+    await executed.waitFor({ timeout: 30_000 });
+    expect(await executed.getByTestId('signal-log-status').textContent()).toBe('Executed');
+    expect(await executed.getByTestId('signal-log-orders').textContent()).toMatch(/^Buy [0-9.]+ @ [0-9.]+/);
+    await expect
+      .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0);
+    const qty = Number(await card.getByTestId('signal-position-qty').getAttribute('data-value'));
+    // 50 USDT at about 3000: about 0.0166 ETH.
+    expect(qty).toBeGreaterThan(0.015);
+    expect(qty).toBeLessThan(0.0175);
+
+    // The same id again: a duplicate, nothing traded.
+    const again = await webhook(target, { secret, action: 'buy', symbol: SYMBOL, id: 'e2e-buy-1' });
+    expect(again.status).toBe(200);
+    expect(again.body.duplicate).toBe(true);
+    const duplicate = card.locator('[data-testid="signal-log-row"][data-status="duplicate"]');
+    await duplicate.waitFor({ timeout: 20_000 });
+    expect(await duplicate.getByTestId('signal-log-status').textContent()).toBe('Duplicate');
+    await page.waitForTimeout(2_000);
+    expect(Number(await card.getByTestId('signal-position-qty').getAttribute('data-value'))).toBe(qty);
+
+    // A wrong secret is refused and logged as rejected with its reason.
+    const wrong = await webhook(target, { secret: 'nope', action: 'buy', symbol: SYMBOL, id: 'e2e-bad' });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+    expect(wrong.status).toBeLessThan(500);
+    const rejected = card.locator('[data-testid="signal-log-row"][data-status="rejected"]');
+    await rejected.waitFor({ timeout: 20_000 });
+    expect(await rejected.getByTestId('signal-log-reason').textContent()).toContain('Wrong secret');
+
+    // Stop (sell the position, the default).
+    await card.getByTestId('signal-bot-stop').click();
+    await page.getByTestId('signal-stop-confirm').click();
+    await page.getByText('Signal bot stopped.').waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('stopped');
+  }, 240_000);
+});
