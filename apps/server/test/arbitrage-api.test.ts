@@ -392,4 +392,15 @@ describe('Arbitrage bot calls (/arbitraje) on paper Binance and Bybit', () => {
     expect((await status(bob)).activo).toBe(false);
     expect(await history(bob)).toEqual([]);
   });
+
+  it('stops when the connection of either venue is removed, the one it does not belong to included', async () => {
+    // Alice's bot row is on binance; its second venue is bybit. Removing bybit must stop it too.
+    const re = await start(alice, { monto_usdt: 200 });
+    expect(re.status, JSON.stringify(re.body)).toBe(200);
+    await until(async () => ((await status(alice)).bot?.inventory?.bybit?.base > 0 ? true : null));
+    expect((await call(alice, 'POST', '/api/eliminar_exchange', { exchange: 'bybit' })).status).toBe(200);
+    const after = await status(alice);
+    expect(after).toMatchObject({ success: true, activo: false, connected: false, bot: null });
+    expect((await log(alice)).map((e) => e.type)).toContain('connection_changed');
+  });
 });

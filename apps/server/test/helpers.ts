@@ -158,4 +158,7 @@ export const DASHBOARD_CALLS: readonly [string, string, Record<string, never>?][
   ['POST', '/api/dcas_actuales', {}],
   ['GET', '/api/dca/pending_orders?status=all&per_page=200'],
   ['GET', '/api/pending/drawdowns'],
+  ['POST', '/api/estado_bot_arbitraje', {}],
+  ['POST', '/api/historial_arbitraje', {}],
+  ['GET', '/api/signalbot/bots'],
 ];

@@ -65,6 +65,9 @@ export const bots = pgTable(
     uniqueIndex('bots_one_derivatives_per_market')
       .on(t.userId, t.exchange, t.symbol, t.marketType)
       .where(sql`status = 'active' AND market_type <> 'Spot'`),
+    uniqueIndex('bots_one_active_arbitrage')
+      .on(t.userId)
+      .where(sql`status = 'active' AND kind = 'arbitrage'`),
   ],
 );
 

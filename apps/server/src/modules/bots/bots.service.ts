@@ -502,7 +502,17 @@ export class BotsService {
    */
   async stopForConnection(userId: string, exchange: string) {
     const ex = exchange.toLowerCase();
-    const rows = (await this.repo.listByUser(userId, 'active')).filter((r) => r.exchange === ex);
+    // A bot trading on several exchanges (arbitrage) stops when any of them goes away.
+    const follows = (r: BotRow) => {
+      if (r.exchange === ex) return true;
+      try {
+        const extra = this.runner.strategyOf(r.kind)?.extraMarkets?.(r.state as object) ?? [];
+        return extra.some((m) => m.exchange === ex);
+      } catch {
+        return false;
+      }
+    };
+    const rows = (await this.repo.listByUser(userId, 'active')).filter(follows);
     for (const r of rows) {
       await this.repo.event({
         botId: r.id,
