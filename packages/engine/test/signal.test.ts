@@ -73,6 +73,20 @@ describe('the Signal bot', () => {
     expect(signalSummary(f.state)).toMatchObject({ qty: 0.05, cost: 100, avgEntry: 2002, lastSeq: 1 });
   });
 
+  it('sizes a buy on the price the signal carries, over a stale last tick', () => {
+    // Last tick 2000, but the server read 2500 when it executed the signal: 100 / 2500 = 0.04 ETH.
+    const r = drive(createSignalBot('s', config()), [
+      tick(2000, 500),
+      { type: 'action', name: 'signal', params: { seq: 1, action: 'buy', price: 2500 }, ts: 1000 },
+    ]);
+    expect(places(r.commands)[0]).toMatchObject({ amount: 0.04, quoteAmount: 100 });
+    // With no tick at all, the carried price is enough to trade.
+    const cold = drive(createSignalBot('s', config()), [
+      { type: 'action', name: 'signal', params: { seq: 1, action: 'buy', price: 2000 }, ts: 1000 },
+    ]);
+    expect(places(cold.commands)[0]).toMatchObject({ amount: 0.05 });
+  });
+
   it('refuses a buy over the max position and one under the minimum cost', () => {
     const b = twoBuys();
     // Position cost 200 + 100 > 250.

@@ -223,6 +223,9 @@ function onSignal(cx: Cx, params: Record<string, unknown>): void {
     remember(cx, { seq, action, clientOrderIds: [], outcome: 'skipped', reason: 'invalid' });
     return;
   }
+  // The market price when the signal is executed (the server reads it): a process that runs the bot
+  // only for this action has no fresh tick, and a buy is sized on the price.
+  if (positive(p.price)) s.lastPrice = p.price;
   if (s.status !== 'running') return skip(cx, seq, action, 'not_running');
   const quote = typeof amount === 'number' ? amount : s.config.amountQuote;
   if (action === 'buy') buy(cx, seq, quote);

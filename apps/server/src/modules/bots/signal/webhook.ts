@@ -335,6 +335,12 @@ export class SignalWebhook {
       }
       const params: Record<string, unknown> = { seq: row.seq, action: row.action };
       if (row.amount !== null) params.amount = Number(row.amount);
+      // The price now, for a process that runs the bot only for this action (no fresh tick there).
+      const price = await this.ctx.services.market
+        ?.ticker(bot.exchange, bot.symbol)
+        .then((t) => t.last)
+        .catch(() => null);
+      if (price !== null && price !== undefined && Number.isFinite(price) && price > 0) params.price = price;
       const state = await this.runner.act<SignalState>(botId, {
         type: 'action',
         name: SIGNAL_ACTION,
