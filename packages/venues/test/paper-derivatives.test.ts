@@ -318,9 +318,11 @@ describe('PaperVenue: Perpetual (linear)', () => {
     sim.advance(t16 - 1_000);
     sim.setPrice('binance', PERP, 61_000); // before 16:00: nothing
     expect((await first.fetchPositions())[0]?.fundingPaid).toBe(0);
+    // The first update after 16:00 is the held 61,000 sent again by the simulator (it re-sends an
+    // unchanged price once a second): funding 0.1 × 61,000 × rate; the 62,000 after it changes nothing.
     sim.advance(t16 + 1_000);
-    sim.setPrice('binance', PERP, 62_000); // the first update after 16:00: 0.1 × 62,000 × rate
-    const pay16 = Number((6_200 * r16).toFixed(8));
+    sim.setPrice('binance', PERP, 62_000);
+    const pay16 = Number((6_100 * r16).toFixed(8));
     let [pos] = await first.fetchPositions();
     expect(pos?.fundingPaid).toBe(pay16);
     expect(pos?.collateral).toBeCloseTo(600 - pay16, 8);
