@@ -357,6 +357,17 @@ describe('Arbitrage bot calls (/arbitraje) on paper Binance and Bybit', () => {
       (await history(alice)).reduce((sum, r) => sum + r.ganancia, 0),
       6,
     );
+    // A failed leg pauses new trips for 60 s: the same spread again opens nothing meanwhile (a venue
+    // that keeps refusing one leg would otherwise turn every spread into a loss).
+    expect(codes).toContain('arb_paused');
+    expect(Date.parse(b.bot.paused_until)).toBeGreaterThan(Date.now() + 50_000);
+    const rowsAfter = (await history(alice)).length;
+    await refresh('binance');
+    await setPrice('bybit', 3_030);
+    await sleep(3_000);
+    expect((await history(alice)).length).toBe(rowsAfter);
+    await refresh('binance');
+    await setPrice('bybit', 3_000);
   });
 
   it('stops: sells the inventory back on both venues and keeps the history', async () => {

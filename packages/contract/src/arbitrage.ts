@@ -160,6 +160,9 @@ export interface ArbitrageBotView {
   inventory: Record<string, ArbitrageInventoryView>;
   /** Why the bot does not trade right now (e.g. out of inventory on one side), else null. */
   waiting: string | null;
+  /** After a trip whose leg failed the bot opens no trip until this time (ISO; 60 s, doubling for each
+   *  further failure in a row, at most 1 h); null when not paused. */
+  paused_until: string | null;
   /** 'active' | 'stopping' | 'stopped' | 'error' ... (the bot row's status). */
   status: string;
   /** The strategy's phase (e.g. preparing, trading, stopping). */

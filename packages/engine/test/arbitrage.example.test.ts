@@ -301,7 +301,7 @@ describe('the Arbitrage bot', () => {
         ts: 2100,
       },
     ]);
-    expect(codes(failed.commands)).toEqual(['order_rejected', 'arb_leg_failed']);
+    expect(codes(failed.commands)).toEqual(['order_rejected', 'arb_paused', 'arb_leg_failed']);
     const unwind = places(failed.commands);
     expect(unwind.map((u) => [u.clientOrderId, u.exchange, u.side, u.orderType, u.amount, u.role])).toEqual([
       ['a-4', 'binance', 'sell', 'market', 1, 'arb_unwind'],
@@ -331,6 +331,38 @@ describe('the Arbitrage bot', () => {
     expect(done.state.trips).toBe(0);
     // binance back to 1.25 ETH; quote 2497.5 − 2002.5005 + 1997.001 = 2492.0005.
     expect(arbitrageSummary(done.state).inventory.binance).toEqual({ base: 1.25, quote: 2492.0005 });
+  });
+
+  it('after a failed leg it opens no trip for 60 s, then 120 s after a second failure in a row', () => {
+    const p = prepared();
+    const fail = (state: ArbitrageState, ts: number) => {
+      const opened = drive(state, [tick('binance', OPP.binance!, ts), tick('bybit', OPP.bybit!, ts)]);
+      const [buy, sell] = places(opened.commands);
+      expect(buy?.role).toBe('arb_buy');
+      // The buy venue refuses (its account holds less than the bot counts on); the sell filled.
+      const failed = drive(opened.state, [
+        fill(sell!.clientOrderId, 2008.8, 1, 2.0088, ts + 10),
+        {
+          type: 'order_rejected',
+          clientOrderId: buy!.clientOrderId,
+          reason: 'insufficient_funds',
+          ts: ts + 10,
+        },
+      ]);
+      const unwind = places(failed.commands)[0]!;
+      return drive(failed.state, [fill(unwind.clientOrderId, 2009, 1, 2.009, ts + 20)]).state;
+    };
+    const once = fail(p.state, 2000);
+    expect(once.failStreak).toBe(1);
+    expect(once.pausedUntil).toBe(2010 + 60_000);
+    expect(arbitrageSummary(once).pausedUntil).toBe(62_010);
+    // The same opportunity 30 s later: no trip (each failure would cost the spread and two fees).
+    const quiet = drive(once, [tick('binance', OPP.binance!, 32_000), tick('bybit', OPP.bybit!, 32_000)]);
+    expect(places(quiet.commands)).toEqual([]);
+    // After the pause it tries again; a second failure in a row pauses twice as long.
+    const twice = fail(quiet.state, 62_100);
+    expect(twice.failStreak).toBe(2);
+    expect(twice.pausedUntil).toBe(62_110 + 120_000);
   });
 
   it('a sell leg that filled while the buy failed is bought back on its venue', () => {

@@ -63,6 +63,11 @@ export const ARB_BOOK_DEPTH = 10;
 export const ARB_DEFAULT_MARGIN_PCT = 0.1;
 export const ARB_DEFAULT_TRADE_FRACTION = 0.25;
 export const ARB_DEFAULT_COOLDOWN_MS = 2_000;
+/** After a trip whose leg failed, no new trip for this long (ms), doubled for each further failure in
+ *  a row up to ARB_FAIL_PAUSE_MAX_MS: a venue that keeps refusing one leg (its account short of what
+ *  the bot counts on, e.g. another bot on the same account) must not turn every spread into a loss. */
+export const ARB_FAIL_PAUSE_MS = 60_000;
+export const ARB_FAIL_PAUSE_MAX_MS = 3_600_000;
 /** A book older than this (ms, against the current tick) is not traded on: after a restart or a
  *  silent venue the other venue's last book may be stale. */
 export const ARB_BOOK_MAX_AGE_MS = 10_000;
@@ -287,6 +292,8 @@ export function createArbitrageBot(botId: string, config: ArbitrageConfig): Arbi
     trips: 0,
     tripsOpened: 0,
     lastTripEndTs: null,
+    failStreak: 0,
+    pausedUntil: null,
     realizedPnl: '0',
     waiting: null,
     stopMode: null,
@@ -328,6 +335,7 @@ export function arbitrageSummary(s: ArbitrageState): ArbitrageSummary {
     status: s.status,
     tripOpen: s.trip !== null,
     waiting: s.waiting ? `${s.waiting.side}_on_${s.waiting.exchange}` : null,
+    pausedUntil: s.pausedUntil ?? null,
   };
 }
 
@@ -541,6 +549,7 @@ function decide(cx: Cx): void {
   for (const dir of d.directions) spread[dir.key] = { edgePct: dir.edgePct, feesPct: dir.feesPct };
   s.lastSpread = spread;
   if (s.lastTripEndTs !== null && cx.ts < s.lastTripEndTs + (c.cooldownMs ?? ARB_DEFAULT_COOLDOWN_MS)) return;
+  if (s.pausedUntil != null && cx.ts < s.pausedUntil) return;
   if (d.best) {
     openTrip(cx, d.best);
     return;
@@ -807,7 +816,11 @@ function legsProgress(cx: Cx): void {
       expected_net: t.expectedNet,
     });
   }
-  if (fb === fs) return finishTrip(cx);
+  if (fb === fs) {
+    if (matched > 0n) s.failStreak = 0;
+    return finishTrip(cx);
+  }
+  pauseAfterFailedLeg(cx);
   const leg: 'buy' | 'sell' = fb > fs ? 'buy' : 'sell';
   const filled = t[leg];
   const other = t[leg === 'buy' ? 'sell' : 'buy'];
@@ -942,6 +955,16 @@ function unwindDone(cx: Cx, o: ArbOrderRef, why: RejectReason | 'cancelled' | nu
   // Retried at the next tick (a fresh price; never in a loop within one step).
 }
 
+/** A leg failed: no new trip for a while, longer for each failure in a row (logged with the time). */
+function pauseAfterFailedLeg(cx: Cx): void {
+  const s = cx.s;
+  const streak = (s.failStreak ?? 0) + 1;
+  const ms = Math.min(ARB_FAIL_PAUSE_MAX_MS, ARB_FAIL_PAUSE_MS * 2 ** Math.min(streak - 1, 20));
+  s.failStreak = streak;
+  s.pausedUntil = cx.ts + ms;
+  log(cx, 'warn', 'arb_paused', { seconds: ms / 1000, failed_in_a_row: streak, until: s.pausedUntil });
+}
+
 function finishTrip(cx: Cx): void {
   const s = cx.s;
   s.trip = null;
@@ -1051,6 +1074,8 @@ export function samePersistedArbitrage(a: ArbitrageState, b: ArbitrageState): bo
     a.trips === b.trips &&
     a.tripsOpened === b.tripsOpened &&
     a.lastTripEndTs === b.lastTripEndTs &&
+    a.failStreak === b.failStreak &&
+    a.pausedUntil === b.pausedUntil &&
     a.realizedPnl === b.realizedPnl &&
     a.waiting === b.waiting &&
     a.stopMode === b.stopMode &&

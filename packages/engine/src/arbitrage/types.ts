@@ -129,6 +129,10 @@ export interface ArbitrageState {
   tripsOpened: number;
   /** When the last trip settled (ms): the cooldown runs from it. */
   lastTripEndTs: number | null;
+  /** Trips in a row whose leg failed (0 after a completed round trip; absent in older states). */
+  failStreak?: number;
+  /** No new trip before this time (ms) after a failed leg (ARB_FAIL_PAUSE_MS, doubling). */
+  pausedUntil?: number | null;
   /** Realized PnL in quote (exact decimal string, sum of the recorded pnlNet). */
   realizedPnl: string;
   waiting: ArbWaiting | null;
@@ -146,6 +150,8 @@ export interface ArbitrageSummary {
   marginPct: number;
   /** The bot's own money per exchange (numbers). */
   inventory: Record<string, { base: number; quote: number }>;
+  /** No new trip before this time (ms) after a failed leg; null when not paused. */
+  pausedUntil: number | null;
   /** Best bid / ask per exchange from the last tick (null without a book). */
   books: Record<string, { bid: number | null; ask: number | null }>;
   status: ArbitrageStatus;

@@ -351,6 +351,8 @@ export class ArbitrageService {
       books,
       inventory,
       waiting: s?.waiting ?? null,
+      paused_until:
+        s?.pausedUntil != null && s.pausedUntil > Date.now() ? new Date(s.pausedUntil).toISOString() : null,
       status: row.problem ? 'error' : row.status,
       phase: s ? (s.tripOpen ? 'trip_open' : s.status) : null,
       problem: row.problem ? problemText(row.problem, row.problemDetail).en : null,

@@ -150,6 +150,11 @@ export function ArbitrageLive({ bot }: { bot: ArbitrageBotView | null }) {
                 })
               : (bot.waiting ?? t('arbitrage.live.waitingNone'))}
           </Text>
+          {bot.paused_until && (
+            <Text size="sm" c="orange" data-testid="arb-paused">
+              {t('arbitrage.live.paused', { time: new Date(bot.paused_until).toLocaleTimeString() })}
+            </Text>
+          )}
         </Stack>
       </SimpleGrid>
     </Paper>

@@ -26,6 +26,7 @@ const bot = (over: Partial<ArbitrageBotView> = {}): ArbitrageBotView => ({
   books: { binance: { bid: 2999.5, ask: 3000.5 }, bybit: { bid: 3013, ask: 3014 } },
   inventory: { binance: { base: 0.08, quote: 240.5 }, bybit: { base: 0.0825, quote: 251 } },
   waiting: null,
+  paused_until: null,
   status: 'active',
   phase: 'running',
   problem: null,
@@ -251,6 +252,15 @@ describe('ArbitragePage', () => {
     );
     expect(screen.getByTestId('arb-stop').textContent).toBe('Stop');
     expect(screen.getByTestId<HTMLInputElement>('arb-amount').disabled).toBe(true);
+    expect(screen.queryByTestId('arb-paused')).toBeNull();
+  });
+
+  it('says until when it is paused after a failed leg', async () => {
+    const until = '2025-01-01T10:00:00Z';
+    renderApp(<ArbitragePage />, { user, responses: responses({}, { bot: bot({ paused_until: until }) }) });
+    const paused = await screen.findByTestId('arb-paused');
+    expect(paused.textContent).toContain(new Date(until).toLocaleTimeString());
+    expect(paused.textContent).toContain('A leg of the last trip failed');
   });
 
   it('lists the operations, negative profit in red', async () => {
