@@ -47,6 +47,8 @@ const envSchema = z.object({
   SIMULATOR_CONTROL: boolFlag.default(false),
   SUPPORT_EMAILS: emailList.default([]),
   LOGO_ALLOWLIST_EMAILS: emailList.default([]),
+  /** Who opens /spot and /futuros: `support` (the spec: SUPPORT_EMAILS only) or `all` logged-in users. */
+  TRADING_SCREENS: z.enum(['support', 'all'], { message: 'must be support or all' }).default('support'),
   REGISTRATION_OPEN: boolFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),

@@ -73,6 +73,8 @@ export const meUser = z.object({
   has2FA: z.boolean(),
   language: languageSchema,
   isSupport: z.boolean(),
+  /** Opens /spot and /futuros: a support account, or every user with TRADING_SCREENS=all. */
+  canTrade: z.boolean(),
   canOpenLogoArea: z.boolean(),
 });
 export type MeUser = z.infer<typeof meUser>;

@@ -16,3 +16,4 @@ export * from './derivatives';
 export * from './grid';
 export * from './arbitrage';
 export * from './signal';
+export * from './trading';

@@ -14,7 +14,7 @@ import {
   type CodePurpose,
 } from './codes.repository';
 import { assertPasswordAllowed, burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
-import { canOpenLogoArea, isSupportEmail } from './roles';
+import { canOpenLogoArea, canTrade, isSupportEmail } from './roles';
 import { SessionsRepository, type SessionUser } from './sessions.repository';
 import { TwoFactorService } from './twofa.service';
 import { UsersRepository } from './users.repository';
@@ -151,6 +151,7 @@ export class AccountsService {
       has2FA: await this.twofa.isEnabled(user.id),
       language: mailLanguage(user.language),
       isSupport: isSupportEmail(this.ctx.config, user.email),
+      canTrade: canTrade(this.ctx.config, user.email),
       canOpenLogoArea: canOpenLogoArea(this.ctx.config, user.email),
     };
   }

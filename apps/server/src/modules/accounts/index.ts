@@ -1,3 +1,10 @@
 // What other modules may use from accounts.
-export { requireSupport, requireLogoAllowlist, isSupportEmail, canOpenLogoArea } from './roles';
+export {
+  requireSupport,
+  requireTrading,
+  requireLogoAllowlist,
+  isSupportEmail,
+  canTrade,
+  canOpenLogoArea,
+} from './roles';
 export { SessionsRepository } from './sessions.repository';

@@ -4,10 +4,15 @@ import { forbidden } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 
 type RoleConfig = Pick<Config, 'SUPPORT_EMAILS' | 'LOGO_ALLOWLIST_EMAILS'>;
+type TradingConfig = Pick<Config, 'SUPPORT_EMAILS' | 'TRADING_SCREENS'>;
 
 /** The spec's support account(s): they alone open Spot, Futures and Wallet from the header. */
 export const isSupportEmail = (config: RoleConfig, email: string) =>
   config.SUPPORT_EMAILS.includes(email.trim().toLowerCase());
+
+/** Who opens the Spot and Futures screens: the support accounts, or everyone with TRADING_SCREENS=all. */
+export const canTrade = (config: TradingConfig, email: string) =>
+  config.TRADING_SCREENS === 'all' || config.SUPPORT_EMAILS.includes(email.trim().toLowerCase());
 
 /** The logo allow-list: they alone may open /peliculas-series. */
 export const canOpenLogoArea = (config: RoleConfig, email: string) =>
@@ -23,6 +28,13 @@ export const LOGO_DENIED_MESSAGE = 'Acceso denegado. Solo usuarios autorizados.'
 export function requireSupport(config: RoleConfig) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     if (!isSupportEmail(config, currentUser(request).email)) throw forbidden(SUPPORT_ONLY_MESSAGE);
+  };
+}
+
+/** preHandler for the trading calls (`/api/spot/*`, `/api/futures/*`): 403 'Platform in Development'. */
+export function requireTrading(config: TradingConfig) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    if (!canTrade(config, currentUser(request).email)) throw forbidden(SUPPORT_ONLY_MESSAGE);
   };
 }
 

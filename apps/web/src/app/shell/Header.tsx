@@ -9,10 +9,13 @@ import { useSession } from '../../shared/session/session';
 import { useBuyTokenModal } from '../../shared/ui/BuyTokenContext';
 import { DevModal } from './DevModal';
 import { LanguageSwitch } from './LanguageSwitch';
-import { isSupport, stopIfLoggedOut } from './navGuards';
+import { canTrade, isSupport, stopIfLoggedOut } from './navGuards';
 
-/** How a header link behaves (spec part 1 §2). */
-type Access = 'open' | 'login' | 'support';
+/**
+ * How a header link behaves (spec part 1 §2). `trade`: Spot and Futures, which open for the support
+ * accounts, or for every logged-in user when the operator set TRADING_SCREENS=all.
+ */
+type Access = 'open' | 'login' | 'support' | 'trade';
 
 interface NavItem {
   to: string;
@@ -29,7 +32,7 @@ function useNavAccess() {
   const guard = (access: Access) => (e: MouseEvent<HTMLElement>) => {
     if (access === 'login') {
       stopIfLoggedOut(e, user, t('shell.loginRequired'));
-    } else if (access === 'support' && !isSupport(user)) {
+    } else if ((access === 'support' && !isSupport(user)) || (access === 'trade' && !canTrade(user))) {
       e.preventDefault();
       setDevOpen(true);
     }
@@ -74,8 +77,8 @@ export function Header() {
   const [drawerOpen, drawer] = useDisclosure(false);
 
   const trade: NavItem[] = [
-    { to: '/spot', label: t('shell.nav.spot'), access: 'support', testId: 'nav-spot' },
-    { to: '/futuros', label: t('shell.nav.futures'), access: 'support', testId: 'nav-futures' },
+    { to: '/spot', label: t('shell.nav.spot'), access: 'trade', testId: 'nav-spot' },
+    { to: '/futuros', label: t('shell.nav.futures'), access: 'trade', testId: 'nav-futures' },
   ];
   const main: NavItem[] = [
     { to: '/bot-dca', label: t('shell.nav.bots'), access: 'login', testId: 'nav-bots' },

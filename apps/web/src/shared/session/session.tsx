@@ -6,6 +6,8 @@ export interface SessionUser {
   email: string;
   has2FA?: boolean;
   isSupport?: boolean;
+  /** Opens /spot and /futuros (a support account, or everyone with TRADING_SCREENS=all). */
+  canTrade?: boolean;
   canOpenLogoArea?: boolean;
   language?: string;
   [key: string]: unknown;
