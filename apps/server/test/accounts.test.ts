@@ -231,6 +231,7 @@ describe('login, sessions, /api/me, logout', () => {
         has2FA: false,
         language: 'en',
         isSupport: false,
+        canTrade: false,
         canOpenLogoArea: false,
       },
     });
@@ -299,8 +300,8 @@ describe('login, sessions, /api/me, logout', () => {
     const fan = await logIn(t, 'fan@example.com');
     const bossMe = (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(boss) })).json();
     const fanMe = (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(fan) })).json();
-    expect(bossMe.user).toMatchObject({ isSupport: true, canOpenLogoArea: false });
-    expect(fanMe.user).toMatchObject({ isSupport: false, canOpenLogoArea: true });
+    expect(bossMe.user).toMatchObject({ isSupport: true, canTrade: true, canOpenLogoArea: false });
+    expect(fanMe.user).toMatchObject({ isSupport: false, canTrade: false, canOpenLogoArea: true });
     const denied = await t.app.inject({
       method: 'GET',
       url: '/api/peliculas-series/access',

@@ -82,6 +82,21 @@ describe('Header', () => {
     expect(screen.queryByText('Platform in Development')).toBeNull();
   });
 
+  it('TRADING_SCREENS=all (canTrade) opens Spot and Futures to any user, but not the Wallet', async () => {
+    const user = userEvent.setup();
+    renderApp(<Header />, {
+      user: { id: 'u3', email: 'trader@example.com', isSupport: false, canTrade: true },
+      responses: ticker,
+    });
+    await user.click(screen.getByTestId('nav-trade'));
+    await user.click(await screen.findByTestId('nav-futures'));
+    expect(location()).toBe('/futuros');
+    expect(screen.queryByText('Platform in Development')).toBeNull();
+    await user.click(screen.getByTestId('nav-wallet'));
+    expect(await screen.findByText('Platform in Development')).toBeTruthy();
+    expect(location()).toBe('/futuros');
+  });
+
   it('open links navigate; the language switch changes texts and is remembered', async () => {
     const user = userEvent.setup();
     renderApp(<Header />, { responses: ticker });
