@@ -11,3 +11,5 @@ export * from './arbitrage/types';
 export * from './arbitrage/strategy';
 export * from './signal/types';
 export * from './signal/strategy';
+export * from './manual/types';
+export * from './manual/strategy';

@@ -109,7 +109,12 @@ export type OrderRole =
   | 'arb_close'
   /** Signal bot: the market orders a signal produced. */
   | 'signal_buy'
-  | 'signal_sell';
+  | 'signal_sell'
+  /** Manual order (spot / futures screens): the entry, its take profit, the market close at its stop
+   *  loss (a user's close_market stop closes with 'close'). */
+  | 'manual_entry'
+  | 'manual_tp'
+  | 'manual_sl';
 
 /** Where a command goes: absent, the bot's own exchange and symbol (a strategy trading two markets names one). */
 export interface CommandTarget {
@@ -224,7 +229,11 @@ export type StopReason =
   /** A VNC sold completely. */
   | 'sold'
   /** The venue liquidated the position (derivatives). */
-  | 'liquidated';
+  | 'liquidated'
+  /** Manual order: done (its take profit filled, or the entry filled without exits). */
+  | 'order_done'
+  /** Manual order: an exit could not be placed or its close failed (the order's `error` says why). */
+  | 'exit_failed';
 
 export interface StoppedCommand {
   type: 'stopped';

@@ -1092,6 +1092,9 @@ function settled(cx: Cx, ref: ClassicOrderRef, filled: boolean): void {
     case 'arb_close':
     case 'signal_buy':
     case 'signal_sell':
+    case 'manual_entry':
+    case 'manual_tp':
+    case 'manual_sl':
       return;
   }
 }
@@ -1176,6 +1179,9 @@ function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string):
     case 'arb_close':
     case 'signal_buy':
     case 'signal_sell':
+    case 'manual_entry':
+    case 'manual_tp':
+    case 'manual_sl':
       return true;
   }
 }

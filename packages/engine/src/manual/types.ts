@@ -11,7 +11,8 @@ export const MANUAL_KIND = 'manual';
 
 /** Kind-specific actions (`{type: 'action', name, params, ts}`). */
 export const MANUAL_ACTIONS = {
-  /** Sends the entry (params {}); a repeat is ignored. */
+  /** Sends the entry (params {} or {price}: the market price the server read, noted as the last
+   *  price); a repeat is ignored. */
   place: 'manual_place',
 } as const;
 
@@ -46,7 +47,8 @@ export type ManualRole = 'manual_entry' | 'manual_tp' | 'manual_sl';
 /** An order of the manual order: exact cumulative figures as the venue reported them. */
 export interface ManualOrderRef {
   clientOrderId: string;
-  role: ManualRole;
+  /** The market close of a user's close_market stop has the common role 'close' (not a stop loss). */
+  role: ManualRole | 'close';
   side: 'buy' | 'sell';
   orderType: 'limit' | 'market';
   price: number | null;
@@ -77,6 +79,9 @@ export interface ManualState {
   /** The market close sent when the stop loss was reached (or at a close_market stop). */
   close: ManualOrderRef | null;
   exitState: ManualExitState;
+  /** Base the settled exits sold (buy entry) or bought back (sell entry): exact decimal string. A TP
+   *  or close still open counts through its own `filled` until it ends. */
+  exited: string;
   /** Close attempts (an exchange error is tried again, at most 3 times). */
   closeAttempts: number;
   /** Realized PnL in quote (exact decimal string; the sum of the recorded trades). */

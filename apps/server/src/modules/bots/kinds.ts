@@ -1,4 +1,12 @@
-import { arbitrageBot, classicDca, classicVnc, gridBot, gridBotDca, signalBot } from '@bytx/engine';
+import {
+  arbitrageBot,
+  classicDca,
+  classicVnc,
+  gridBot,
+  gridBotDca,
+  manualOrder,
+  signalBot,
+} from '@bytx/engine';
 import type { AnyStrategy, KindRegistry } from './runner/types';
 
 /**
@@ -12,4 +20,5 @@ export const botKinds: KindRegistry = new Map<string, AnyStrategy>([
   [gridBot.kind, gridBot],
   [arbitrageBot.kind, arbitrageBot],
   [signalBot.kind, signalBot],
+  [manualOrder.kind, manualOrder],
 ]);
