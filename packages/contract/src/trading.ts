@@ -11,7 +11,7 @@ import { z } from 'zod';
  * cancels the take profit and closes at market when the price reaches it.
  *
  * Messages: the spec's texts are kept byte for byte (part 1 §5 and §8); the rest are ours, in the same
- * style. The web translates by key (`spot.messages.<key>`) and fills `{placeholders}` with `fillMessage`.
+ * style. The web translates by key (`trading.messages.<key>`) and fills `{placeholders}` with `fillMessage`.
  */
 export const SPOT_MESSAGES = {
   // --- the spec's texts (part 1 §5 "Order", §8 "Order") ---------------------------------------------

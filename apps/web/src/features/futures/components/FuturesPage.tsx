@@ -1,9 +1,13 @@
 import { Alert, Button, Container, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { canTrade } from '../../../app/shell/navGuards';
+import { useSession } from '../../../shared/session/session';
+import { TradingScreen } from '../../../shared/trading/TradingScreen';
+import { renderFuturesExtras } from './FuturesExtras';
 
-/** The Futures screen comes in a later release; until then it says so (the landing banner does too). */
-export function FuturesPage() {
+/** What everyone but the support accounts sees (the spec: 'Platform in Development', Go to Pools). */
+function FuturesInDevelopment() {
   const { t } = useTranslation();
   return (
     <Container size="sm" py="xl">
@@ -18,4 +22,15 @@ export function FuturesPage() {
       </Stack>
     </Container>
   );
+}
+
+/**
+ * `/futuros`: the trading screen on swap markets (Long/Short, reduce-only) with the leverage control,
+ * the funding countdown and the position panel under the order panel — for the support accounts, or
+ * everyone with TRADING_SCREENS=all; the others see that it is in development.
+ */
+export function FuturesPage() {
+  const { user } = useSession();
+  if (!canTrade(user)) return <FuturesInDevelopment />;
+  return <TradingScreen market="swap" renderExtras={renderFuturesExtras} />;
 }
