@@ -59,12 +59,16 @@ export const bots = pgTable(
   },
   (t) => [
     index('bots_user_idx').on(t.userId),
+    // Manual orders (kind 'manual', the spot and futures screens) are many per pair (migration 0309).
     uniqueIndex('bots_one_active_per_pair')
       .on(t.userId, t.kind, t.exchange, t.symbol)
-      .where(sql`status = 'active'`),
+      .where(sql`status = 'active' AND kind <> 'manual'`),
     uniqueIndex('bots_one_derivatives_per_market')
       .on(t.userId, t.exchange, t.symbol, t.marketType)
-      .where(sql`status = 'active' AND market_type <> 'Spot'`),
+      .where(sql`status = 'active' AND market_type <> 'Spot' AND kind <> 'manual'`),
+    index('bots_manual_idx')
+      .on(t.userId, t.exchange, t.status)
+      .where(sql`kind = 'manual'`),
     uniqueIndex('bots_one_active_arbitrage')
       .on(t.userId)
       .where(sql`status = 'active' AND kind = 'arbitrage'`),
@@ -131,6 +135,11 @@ export const botTrades = pgTable(
     deletedAt: ts('deleted_at'),
     /** Arbitrage: the exchange of the sell (`exchange` is the buy's); null: every other kind (both on `exchange`). */
     sellExchange: text('sell_exchange'),
+    /**
+     * A manual order's round trip (kind 'manual', the spot and futures screens): left out of the bot
+     * histories and their rollups. Set from the bot's kind by a trigger on insert (migration 0309).
+     */
+    manual: boolean('manual').notNull().default(false),
   },
   (t) => [
     index('bot_trades_bot_idx').on(t.botId, t.sellTime),

@@ -6,3 +6,4 @@ export * from './bots';
 export * from './exchanges';
 export * from './market';
 export * from './signal';
+export * from './trading';

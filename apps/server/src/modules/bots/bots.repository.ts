@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, sum } from 'drizzle-orm';
+import { MANUAL_KIND } from '@bytx/engine';
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
 
@@ -10,6 +11,12 @@ export type BotTradeRow = typeof botTrades.$inferSelect;
 export type NewBotTradeRow = typeof botTrades.$inferInsert;
 export type BotEventRow = typeof botEvents.$inferSelect;
 export type NewBotEventRow = typeof botEvents.$inferInsert;
+
+/**
+ * Manual orders of the spot and futures screens run as bots of this kind (modules/bots/manual): they
+ * are not bots to the user, so the lists and counts below leave them out unless asked for them.
+ */
+const notManual = ne(bots.kind, MANUAL_KIND);
 
 /** Orders not yet final: the runner reconciles these with the venue after a restart. */
 export const LIVE_ORDER_STATUSES = ['pending_submit', 'open'] as const;
@@ -36,8 +43,8 @@ export class BotsRepository {
 
   /**
    * Inserts a bot. With `cap`, only while the user has fewer than `cap.max` active bots (kinds in
-   * `cap.except` not counted), else `cap.full()` is thrown: counted and inserted under a per-user
-   * transaction lock, so starts arriving at once cannot pass the cap together.
+   * `cap.except` and manual orders not counted), else `cap.full()` is thrown: counted and inserted under
+   * a per-user transaction lock, so starts arriving at once cannot pass the cap together.
    */
   async insertBot(
     row: NewBotRow,
@@ -57,6 +64,7 @@ export class BotsRepository {
           and(
             eq(bots.userId, row.userId),
             eq(bots.status, 'active'),
+            notManual,
             cap.except.length ? notInArray(bots.kind, cap.except) : undefined,
           ),
         );
@@ -90,7 +98,7 @@ export class BotsRepository {
     return row ?? null;
   }
 
-  /** Active bots of a user, every kind but `except` (MAX_BOTS_PER_USER). */
+  /** Active bots of a user, every kind but `except` and manual orders (MAX_BOTS_PER_USER). */
   async countActive(userId: string, except: string[] = []): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })
@@ -99,18 +107,27 @@ export class BotsRepository {
         and(
           eq(bots.userId, userId),
           eq(bots.status, 'active'),
+          notManual,
           except.length ? notInArray(bots.kind, except) : undefined,
         ),
       );
     return row?.n ?? 0;
   }
 
-  /** A user's bots (every kind unless `kind` is given), active or closed. */
-  async listByUser(userId: string, status: BotRow['status'] | 'closed', kind?: string): Promise<BotRow[]> {
+  /**
+   * A user's bots (every kind unless `kind` is given), active or closed. Manual orders only when asked
+   * for by kind, or with `withManual` (what must stop with the connection or the account).
+   */
+  async listByUser(
+    userId: string,
+    status: BotRow['status'] | 'closed',
+    kind?: string,
+    withManual = false,
+  ): Promise<BotRow[]> {
     const where = and(
       eq(bots.userId, userId),
       status === 'closed' ? inArray(bots.status, ['stopped', 'error']) : eq(bots.status, status),
-      kind === undefined ? undefined : eq(bots.kind, kind),
+      kind !== undefined ? eq(bots.kind, kind) : withManual ? undefined : notManual,
     );
     return this.db
       .select()

@@ -496,9 +496,9 @@ export class BotsService {
   }
   /**
    * The user's connection to `exchange` is about to be removed or its venue replaced (the
-   * beforeConnectionChange hook): every active bot of the user on that exchange stops with
-   * cancel_only while the venue is still open (its orders cancelled there, assets kept), with the
-   * reason in its event log (`connection_changed`) and in stop_reason.
+   * beforeConnectionChange hook): every active bot (and manual order) of the user on that exchange
+   * stops with cancel_only while the venue is still open (its orders cancelled there, assets kept),
+   * with the reason in its event log (`connection_changed`) and in stop_reason.
    */
   async stopForConnection(userId: string, exchange: string) {
     const ex = exchange.toLowerCase();
@@ -512,7 +512,8 @@ export class BotsService {
         return false;
       }
     };
-    const rows = (await this.repo.listByUser(userId, 'active')).filter(follows);
+    // Manual orders (the spot and futures screens) too: their entries and exits are cancelled there.
+    const rows = (await this.repo.listByUser(userId, 'active', undefined, true)).filter(follows);
     for (const r of rows) {
       await this.repo.event({
         botId: r.id,
@@ -546,7 +547,7 @@ export class BotsService {
    * waits only for its own exchange calls, not for the bots before it.
    */
   async stopAllForUser(userId: string) {
-    const rows = await this.repo.listByUser(userId, 'active');
+    const rows = await this.repo.listByUser(userId, 'active', undefined, true);
     await Promise.all(
       rows.map(async (r) => {
         try {

@@ -21,6 +21,7 @@ import { classicDcaRoutes } from './classic-dca/routes';
 import { gridDcaRoutes } from './grid-dca/routes';
 import { gridRoutes } from './grid/routes';
 import { historyRoutes } from './history/routes';
+import { manualRoutes } from './manual/routes';
 import { pendingRoutes } from './pending/routes';
 import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
@@ -71,6 +72,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   await app.register(gridRoutes, { ctx, repo, runner, bots });
   await app.register(arbitrageRoutes, { ctx, repo, runner, bots });
   await app.register(signalRoutes, { ctx, repo, runner, bots });
+  // The spot and futures screens' orders (kind 'manual'): not a bot screen, but run by the same runner.
+  await app.register(manualRoutes, { ctx, repo, runner, bots });
   await app.register(historyRoutes, { ctx });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 

@@ -33,7 +33,8 @@ const rowsOf = <T>(result: unknown): T[] =>
 
 /**
  * The global history's reads and deletes (docs/bots.md "Global history"). Rows come from bot_trades
- * through its partial index (user_id, sell_time DESC, id DESC) WHERE deleted_at IS NULL; totals,
+ * through its partial index (user_id, sell_time DESC, id DESC) WHERE deleted_at IS NULL AND NOT manual
+ * (manual orders' trades are not bots'; migration 0309); totals,
  * per-symbol figures and the daily series come from bot_trade_symbols and bot_trade_daily (migration
  * 0305), which triggers on bot_trades keep exact, so no call sums a user's whole history.
  */
@@ -70,7 +71,8 @@ export class HistoryRepository {
    * (oldest first, then reversed), so the last page costs what the first does.
    */
   async page(userId: string, offset: number, limit: number, total: number): Promise<HistoryTradeRow[]> {
-    const live = and(eq(botTrades.userId, userId), isNull(botTrades.deletedAt));
+    // Manual orders' trades (the spot and futures screens) are not a bot's: never in the history.
+    const live = and(eq(botTrades.userId, userId), isNull(botTrades.deletedAt), eq(botTrades.manual, false));
     const remaining = total - offset;
     if (remaining <= 0) return [];
     if (offset > remaining - limit) {
@@ -127,7 +129,8 @@ export class HistoryRepository {
         SELECT coalesce(sum(t.pnl_net), 0)::text AS pnl, coalesce(sum(t.pnl_net * px.usd), 0)::text AS usd
         FROM bot_trades t
         LEFT JOIN px ON px.exchange = t.exchange AND px.symbol = t.symbol
-        WHERE t.user_id = ${userId} AND t.deleted_at IS NULL AND t.sell_time >= ${since.toISOString()}::timestamptz`),
+        WHERE t.user_id = ${userId} AND t.deleted_at IS NULL AND NOT t.manual
+          AND t.sell_time >= ${since.toISOString()}::timestamptz`),
     );
     // The daily table is keyed by quote: one USD price per (exchange, quote).
     const quotePrices = [
@@ -172,7 +175,14 @@ export class HistoryRepository {
     const rows = await this.db
       .update(botTrades)
       .set({ deletedAt: new Date() })
-      .where(and(eq(botTrades.id, id), eq(botTrades.userId, userId), isNull(botTrades.deletedAt)))
+      .where(
+        and(
+          eq(botTrades.id, id),
+          eq(botTrades.userId, userId),
+          isNull(botTrades.deletedAt),
+          eq(botTrades.manual, false),
+        ),
+      )
       .returning({ id: botTrades.id });
     return rows.length > 0;
   }
@@ -183,7 +193,7 @@ export class HistoryRepository {
       await this.db.execute(sql`
         WITH u AS (
           UPDATE bot_trades SET deleted_at = now()
-          WHERE user_id = ${userId} AND deleted_at IS NULL
+          WHERE user_id = ${userId} AND deleted_at IS NULL AND NOT manual
           RETURNING 1
         )
         SELECT count(*)::int AS n FROM u`),

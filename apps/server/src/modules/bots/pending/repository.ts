@@ -46,7 +46,12 @@ export class PendingRepository {
     limit: number,
     only: { botId?: string; exchange?: string; symbol?: string } = {},
   ): Promise<CompletedRow[]> {
-    const where = [eq(botTrades.userId, userId), isNull(botTrades.deletedAt), gte(botTrades.sellTime, since)];
+    const where = [
+      eq(botTrades.userId, userId),
+      isNull(botTrades.deletedAt),
+      eq(botTrades.manual, false),
+      gte(botTrades.sellTime, since),
+    ];
     if (only.botId) where.push(eq(botTrades.botId, only.botId));
     if (only.exchange) where.push(eq(botTrades.exchange, only.exchange));
     if (only.symbol) where.push(eq(botTrades.symbol, only.symbol));
@@ -69,6 +74,7 @@ export class PendingRepository {
         and(
           eq(botTrades.userId, userId),
           isNull(botTrades.deletedAt),
+          eq(botTrades.manual, false),
           or(eq(botTrades.lotKey, id), eq(botTrades.lotId, id)),
         ),
       )
