@@ -22,6 +22,8 @@ const SECONDS: Record<string, number> = {
   'apps/server/test/bots-runner.test.ts': 35,
   'apps/server/test/bots-forwarding.test.ts': 35,
   'e2e/dashboard.test.ts': 34,
+  'e2e/spot.test.ts': 30,
+  'e2e/futures.test.ts': 27,
   'e2e/shell.test.ts': 32,
   'apps/server/test/forum.test.ts': 29,
   'apps/server/test/bots-isolation.test.ts': 28,

@@ -166,7 +166,7 @@ export function OrderPanel({
       setPreview(null);
       notifications.show({
         color: 'teal',
-        message: serverText(t, r.message),
+        message: serverText(t, r.message, side),
         autoClose: ORDER_TOAST_MS,
         'data-testid': 'trade-toast',
       });

@@ -464,7 +464,8 @@ describe('TradingScreen', () => {
     await waitFor(() =>
       expect(show).toHaveBeenCalledWith(
         expect.objectContaining({
-          message: '✅ Order placed: buy 0.49750 BTC at 99.90 USDT.',
+          // The server's 'buy' as the screen names the side.
+          message: '✅ Order placed: Buy 0.49750 BTC at 99.90 USDT.',
           autoClose: 3000,
           'data-testid': 'trade-toast',
         }),

@@ -278,6 +278,16 @@ describe('texts', () => {
     const en = i18n.getFixedT('en');
     const filled = '✅ Order filled: buy 0.001000 BTC at 100.00 USDT.';
     expect(serverText(en, filled)).toBe(filled);
+    // The side as the screen names it (futures: Long / Short), in the page language.
+    const long = (side: 'buy' | 'sell') => (side === 'buy' ? 'Long' : 'Short');
+    expect(serverText(en, filled, long)).toBe('✅ Order filled: Long 0.001000 BTC at 100.00 USDT.');
+    expect(
+      serverText(es, '✅ Order placed: sell 0.5 ETH at 3000 USDT.', (s) =>
+        s === 'buy' ? 'Comprar' : 'Vender',
+      ),
+    ).toBe('✅ Orden colocada: Vender 0.5 ETH a 3000 USDT.');
+    // Only the placed and filled texts carry an order side.
+    expect(serverText(en, SPOT_MESSAGES.cancelled, long)).toBe(SPOT_MESSAGES.cancelled);
     await Promise.resolve();
   });
 });

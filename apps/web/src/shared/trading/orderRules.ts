@@ -329,9 +329,10 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * A message of the server in the page's language: a contract text (exact, or with its placeholders
  * filled in) is read from `trading.messages.<key>` with the same values; anything else is shown as the
- * server wrote it.
+ * server wrote it. The server names the side of a placed or filled order as the call does ('buy',
+ * 'sell'); `sideLabel` gives the screen's word for it (Buy / Sell, Long / Short, in the page language).
  */
-export function serverText(t: TFunction, message: string): string {
+export function serverText(t: TFunction, message: string, sideLabel?: (side: OrderSide) => string): string {
   for (const key of Object.keys(SPOT_MESSAGES) as SpotMessageKey[]) {
     const template: string = SPOT_MESSAGES[key];
     const names: string[] = [];
@@ -346,7 +347,11 @@ export function serverText(t: TFunction, message: string): string {
       .join('');
     const hit = new RegExp(`^${pattern}$`, 's').exec(message);
     if (!hit) continue;
-    const params = Object.fromEntries(names.map((n, i) => [n, hit[i + 1]!]));
+    const params: Record<string, string> = Object.fromEntries(names.map((n, i) => [n, hit[i + 1]!]));
+    const side = params.side;
+    if (sideLabel && (key === 'placed' || key === 'filled') && (side === 'buy' || side === 'sell')) {
+      params.side = sideLabel(side);
+    }
     const path = `trading.messages.${key}`;
     const text = t(path, params);
     return text === path ? message : text;
