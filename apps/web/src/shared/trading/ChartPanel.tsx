@@ -176,6 +176,8 @@ export function ChartPanel({
                 variant={l === label ? 'filled' : 'subtle'}
                 aria-pressed={l === label}
                 onClick={() => setLabel(l)}
+                // Kept whole on a phone: the row scrolls instead of squeezing the labels.
+                style={{ flexShrink: 0 }}
                 data-testid={`trade-tf-${l}`}
               >
                 {l}

@@ -127,7 +127,7 @@ export function OrderBook({
       <Title order={5} mb={4}>
         {t('trading.book.title')}
       </Title>
-      <Group justify="space-between" px={6} mb={2}>
+      <Group justify="space-between" px={6} mb={2} wrap="nowrap" gap={4}>
         <Text size="xs" c="dimmed">
           {t('trading.book.price', { quote })}
         </Text>
