@@ -74,6 +74,24 @@ export interface CcxtVenueOptions {
   ccxtOptions?: Record<string, unknown>;
   /** Tests: replace ccxt's HTTP layer (a fetch-compatible function). */
   fetchImplementation?: (url: string, init: Record<string, unknown>) => Promise<Response>;
+  /** How often the orders this venue watches are asked about (ms; default LIVE_ORDER_POLL_MS). */
+  orderPollMs?: number;
+}
+
+/**
+ * How often a live venue asks the exchange about the orders it placed or looked up that are still open
+ * (ms): one `fetchOpenOrders` per symbol, then `fetchOrder` for each watched order no longer open. REST
+ * cannot push fills; without this a resting order filled on the exchange (a bot's take profit, a
+ * limit entry) would be learned of only at the next cancel or restart.
+ */
+export const LIVE_ORDER_POLL_MS = 5_000;
+
+/** A watched order: what was last reported of it (a change is pushed to the listeners). */
+interface Watched {
+  symbol: string;
+  clientOrderId: string | null;
+  status: OrderStatus;
+  filled: number;
 }
 
 /** The ccxt id of an exchange key; throws NotSupportedError for keys ccxt no longer has. */
@@ -315,9 +333,16 @@ export class CcxtVenue implements Venue {
   private swapFailedAt = 0;
   /** Live isolated margin has no leverage setting: what the bot asked for, kept here. */
   private readonly marginLeverage = new Map<string, number>();
+  private readonly listeners = new Set<OrderListener>();
+  /** Open orders placed or looked up through this instance, by exchange order id. */
+  private readonly watched = new Map<string, Watched>();
+  private readonly orderPollMs: number;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private polling = false;
 
   constructor(opts: CcxtVenueOptions) {
     this.exchange = opts.exchange;
+    this.orderPollMs = opts.orderPollMs ?? LIVE_ORDER_POLL_MS;
     const { ccxtId, sandbox } = ccxtIdOf(opts.exchange);
     const Klass = (ccxt as unknown as Record<string, new (o: Record<string, unknown>) => CcxtExchange>)[
       ccxtId
@@ -562,7 +587,7 @@ export class CcxtVenue implements Venue {
     const o = await this.call(() => ex.createOrder(req.symbol, req.type, req.side, amount, price, params));
     const order = toOrder(o);
     // Some exchanges answer a create with only the id: fill in what we sent.
-    return {
+    return this.watch({
       ...order,
       symbol: req.symbol,
       side: req.side,
@@ -573,20 +598,24 @@ export class CcxtVenue implements Venue {
       clientOrderId: order.clientOrderId ?? req.clientOrderId,
       ...(req.reduceOnly ? { reduceOnly: true } : {}),
       ...(req.marginMode === 'isolated' && !swap ? { marginMode: 'isolated' as const } : {}),
-    };
+    });
   }
 
   async cancelOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
     const ex = this.exchangeFor(symbol);
     const o = await this.call(() => ex.cancelOrder(id, symbol));
-    return { ...toOrder(o), symbol };
+    // Binance spot and margin answer a cancel with the cancel request's own id in `clientOrderId` (one
+    // it generates) and the order's in `origClientOrderId`, which ccxt leaves in `info`: the order is
+    // known to its caller by the latter.
+    const orig = str((o as { info?: Record<string, unknown> }).info?.origClientOrderId);
+    return this.watch({ ...toOrder(o), ...(orig ? { clientOrderId: orig } : {}), symbol });
   }
 
   async fetchOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
     const ex = this.exchangeFor(symbol);
-    return toOrder(await this.call(() => ex.fetchOrder(id, symbol)));
+    return this.watch(toOrder(await this.call(() => ex.fetchOrder(id, symbol))), symbol);
   }
 
   async fetchOrderByClientId(clientOrderId: string, symbol: string): Promise<Order | null> {
@@ -598,7 +627,7 @@ export class CcxtVenue implements Venue {
       );
       const order = toOrder(o);
       if (order.clientOrderId === null || order.clientOrderId === clientOrderId) {
-        return { ...order, clientOrderId };
+        return this.watch({ ...order, clientOrderId }, symbol);
       }
     } catch (err) {
       if (err instanceof OrderNotFoundError) return null;
@@ -607,7 +636,7 @@ export class CcxtVenue implements Venue {
     // Exchanges without a lookup by client id: scan open, then recent closed orders.
     const open = await this.fetchOpenOrders(symbol);
     const hit = open.find((o) => o.clientOrderId === clientOrderId);
-    if (hit) return hit;
+    if (hit) return this.watch(hit, symbol);
     const ex = this.exchangeFor(symbol);
     if (ex.has.fetchClosedOrders) {
       const closed = await this.call(() => ex.fetchClosedOrders(symbol));
@@ -814,9 +843,89 @@ export class CcxtVenue implements Venue {
     await this.call(() => this.ccxt.transfer(code, amount, from, to));
   }
 
-  /** ccxt REST cannot push: the runner polls fetchOpenOrders / fetchOrder. */
-  onOrderUpdate(_listener: OrderListener): () => void {
-    return () => undefined;
+  /**
+   * ccxt REST cannot push, so the venue polls (LIVE_ORDER_POLL_MS) the orders it placed or looked up
+   * while they are open, and pushes each change of status or filled amount to the listeners.
+   */
+  onOrderUpdate(listener: OrderListener): () => void {
+    this.listeners.add(listener);
+    this.schedulePoll();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopPoll();
+    };
+  }
+
+  /** Remembers an open order (or forgets an ended one) for the poll; returns it unchanged. */
+  private watch(order: Order, symbol = order.symbol): Order {
+    if (order.status === 'open') {
+      const prev = this.watched.get(order.id);
+      this.watched.set(order.id, {
+        symbol,
+        clientOrderId: order.clientOrderId ?? prev?.clientOrderId ?? null,
+        status: order.status,
+        filled: order.filled,
+      });
+      this.schedulePoll();
+    } else {
+      this.watched.delete(order.id);
+    }
+    return order;
+  }
+
+  private schedulePoll(): void {
+    if (this.pollTimer || this.closed || this.listeners.size === 0 || this.watched.size === 0) return;
+    this.pollTimer = setInterval(() => void this.pollOrders(), this.orderPollMs);
+    this.pollTimer.unref();
+  }
+
+  private stopPoll(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  /**
+   * One poll round: per symbol one `fetchOpenOrders`; a watched order still open is pushed when its
+   * filled amount changed, one no longer open is read with `fetchOrder` and pushed (filled, cancelled,
+   * expired). A failing call is left for the next round (rate limits, a network blip); an order the
+   * exchange no longer knows is forgotten (the runner's reconcile settles it).
+   */
+  async pollOrders(): Promise<void> {
+    if (this.polling || this.closed) return;
+    this.polling = true;
+    try {
+      const bySymbol = new Map<string, string[]>();
+      for (const [id, w] of this.watched) bySymbol.set(w.symbol, [...(bySymbol.get(w.symbol) ?? []), id]);
+      for (const [symbol, ids] of bySymbol) {
+        let open: Order[];
+        try {
+          open = await this.fetchOpenOrders(symbol);
+        } catch {
+          continue;
+        }
+        const openById = new Map(open.map((o) => [o.id, o]));
+        for (const id of ids) {
+          const before = this.watched.get(id);
+          if (!before) continue;
+          let now = openById.get(id) ?? null;
+          if (!now) {
+            try {
+              now = toOrder(await this.call(() => this.exchangeFor(symbol).fetchOrder(id, symbol)));
+            } catch (err) {
+              if (err instanceof OrderNotFoundError) this.watched.delete(id);
+              continue;
+            }
+          }
+          const order: Order = { ...now, symbol, clientOrderId: now.clientOrderId ?? before.clientOrderId };
+          const changed = order.status !== before.status || order.filled !== before.filled;
+          this.watch(order, symbol);
+          if (changed) for (const l of this.listeners) l(order);
+        }
+      }
+    } finally {
+      this.polling = false;
+      if (this.watched.size === 0) this.stopPoll();
+    }
   }
 
   /** Nothing is saved locally: every change is the exchange's. */
@@ -829,6 +938,8 @@ export class CcxtVenue implements Venue {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopPoll();
+    this.listeners.clear();
     await (this.ccxt as unknown as { close?: () => Promise<void> }).close?.();
     if (this.derivatives) await (this.derivatives as unknown as { close?: () => Promise<void> }).close?.();
   }

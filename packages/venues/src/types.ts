@@ -226,8 +226,8 @@ export interface Venue extends MarketDataSource {
   fetchDepositAddress(currency: string): Promise<DepositAddress>;
   createDepositAddress(currency: string): Promise<DepositAddress>;
   /**
-   * Order updates pushed by the venue (paper: at once on every fill or cancel). Live venues that
-   * cannot push return a no-op and the runner polls `fetchOpenOrders` / `fetchOrder` instead.
+   * Order updates pushed by the venue (paper: at once on every fill or cancel; live: found by polling
+   * the open orders it placed or looked up every LIVE_ORDER_POLL_MS, see CcxtVenue).
    */
   onOrderUpdate(listener: OrderListener): () => void;
   close(): Promise<void>;

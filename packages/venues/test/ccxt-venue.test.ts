@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Order } from '../src/types';
 import {
   AuthenticationError,
   CcxtVenue,
@@ -315,6 +316,62 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
     expect(found).toMatchObject({ id: '28457', clientOrderId: 'bot1-0001' });
     expect(calls.some((c) => c.url.searchParams.get('origClientOrderId') === 'bot1-0001')).toBe(true);
     expect(await v.fetchOrderByClientId('bot1-9999', 'BTC/USDT')).toBeNull();
+  });
+
+  it('polls the orders it placed while open and pushes a fill made on the exchange', async () => {
+    // The exchange: the order rests (open, then half filled) until `state` says it filled.
+    let state: 'open' | 'half' | 'filled' = 'open';
+    const half = {
+      ...ORDER,
+      status: 'PARTIALLY_FILLED',
+      executedQty: '0.00500000',
+      cummulativeQuoteQty: '450',
+    };
+    const fake = fakeBinance((url, method) => {
+      if (url.pathname === '/api/v3/openOrders')
+        return { body: state === 'filled' ? [] : [state === 'half' ? half : ORDER] };
+      if (url.pathname === '/api/v3/order' && method === 'GET' && state !== 'filled') return { body: ORDER };
+      return undefined;
+    });
+    const v = new CcxtVenue({
+      exchange: 'binance',
+      apiKey: 'k'.repeat(64),
+      secret: 's'.repeat(64),
+      fetchImplementation: fake.fetchImplementation,
+      orderPollMs: 60_000, // rounds are run by hand below
+    });
+    const pushed: Order[] = [];
+    const off = v.onOrderUpdate((o) => pushed.push(o));
+    const placed = await v.createOrder({
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      type: 'limit',
+      amount: 0.01,
+      price: 90000,
+      clientOrderId: 'bot1-0001',
+    });
+    expect(placed.status).toBe('open');
+
+    await v.pollOrders(); // still open, nothing filled: nothing pushed
+    expect(pushed).toHaveLength(0);
+    state = 'half';
+    await v.pollOrders();
+    expect(pushed).toHaveLength(1);
+    expect(pushed[0]).toMatchObject({ clientOrderId: 'bot1-0001', status: 'open', filled: 0.005 });
+    state = 'filled';
+    await v.pollOrders(); // gone from the open orders: read once, pushed filled, no longer watched
+    expect(pushed).toHaveLength(2);
+    expect(pushed[1]).toMatchObject({
+      clientOrderId: 'bot1-0001',
+      status: 'closed',
+      filled: 0.01,
+      cost: 900,
+    });
+    const before = fake.calls.length;
+    await v.pollOrders();
+    expect(fake.calls.length).toBe(before); // nothing left to ask about
+    off();
+    await v.close();
   });
 
   it('translates -2010 insufficient balance into InsufficientFundsError', async () => {

@@ -35,6 +35,8 @@ export const WITHDRAW_KEY_MESSAGE =
 export interface VenueFactoryOptions {
   /** Replaces ccxt's HTTP layer of live venues (tests: recorded-style responses). */
   fetchImplementation?: (url: string, init: Record<string, unknown>) => Promise<Response>;
+  /** Tests: how often live venues poll their open orders (ms; default LIVE_ORDER_POLL_MS). */
+  orderPollMs?: number;
 }
 
 /** PaperVenue on the market hub, CcxtVenue for live keys. */
@@ -68,6 +70,7 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
         secret: apiSecret,
         ...(password ? { password } : {}),
         ...(opts.fetchImplementation ? { fetchImplementation: opts.fetchImplementation } : {}),
+        ...(opts.orderPollMs ? { orderPollMs: opts.orderPollMs } : {}),
       }),
     verifyLive: async (venue) => {
       // Bad keys fail here (AuthenticationError)...
