@@ -42,6 +42,7 @@ const SECONDS: Record<string, number> = {
   'apps/server/test/spot-api.test.ts': 20,
   'apps/server/test/signal-api.test.ts': 10,
   'apps/server/test/futures-api.test.ts': 8,
+  'apps/server/test/spot-live.test.ts': 13,
   'apps/server/test/arbitrage-crash.test.ts': 10,
   'e2e/smoke.test.ts': 11,
   'apps/server/test/market.test.ts': 11,
