@@ -19,6 +19,7 @@ const SECONDS: Record<string, number> = {
   'e2e/bot-dca.test.ts': 54,
   'e2e/arbitrage.test.ts': 49,
   'apps/server/test/spot-crash.test.ts': 45,
+  'apps/server/test/backtest-api.test.ts': 45,
   'apps/server/test/bots-runner.test.ts': 35,
   'apps/server/test/bots-forwarding.test.ts': 35,
   'e2e/dashboard.test.ts': 34,

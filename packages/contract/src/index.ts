@@ -17,3 +17,4 @@ export * from './grid';
 export * from './arbitrage';
 export * from './signal';
 export * from './trading';
+export * from './backtest';

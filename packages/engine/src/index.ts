@@ -13,3 +13,6 @@ export * from './signal/types';
 export * from './signal/strategy';
 export * from './manual/types';
 export * from './manual/strategy';
+export * from './backtest/types';
+export { runBacktest } from './backtest/run';
+export { BacktestInputError, candlePath, PATH_POINT_OFFSET_MS } from './backtest/path';

@@ -277,7 +277,9 @@ export interface Strategy<S, C> {
   realizedPnl(state: S): string;
   /** The quiet-tick fast path (optional; without it every tick is stepped). */
   quietBand?(state: S): QuietBand | null;
-  /** Writes a quiet tick into `state` in place (only what `step` would change for it). */
+  /** Writes a quiet tick into `state` in place (only what `step` would change for it). What a run of
+   *  quiet ticks writes must depend only on its highest, lowest and last tick (the last price and time,
+   *  a forming candle's high / low / close): the backtest writes a run of quiet candles as those three. */
   noteQuietTick?(state: S, price: number, ts: number): void;
   /** Markets beyond the bot's own whose ticks it needs (arbitrage); ticks carry exchange and symbol. */
   extraMarkets?(state: S): { exchange: string; symbol: string }[];

@@ -7,6 +7,7 @@ import { marketRoutes } from './market/routes';
 import { exchangesRoutes } from './exchanges/routes';
 import { walletRoutes } from './wallet/routes';
 import { botsRoutes } from './bots/routes';
+import { backtestRoutes } from './backtest/routes';
 
 export interface AppModule {
   name: string;
@@ -26,4 +27,5 @@ export const modules: AppModule[] = [
   { name: 'exchanges', plugin: exchangesRoutes },
   { name: 'wallet', plugin: walletRoutes },
   { name: 'bots', plugin: botsRoutes },
+  { name: 'backtest', plugin: backtestRoutes },
 ];

@@ -10,8 +10,10 @@
  * at market, forget it, or turn its auto-fund (a buy at every further 10 % below the entry) on or off.
  */
 import {
+  DEC_SCALE,
   decDiv,
   decMul,
+  decimalsOf,
   decToNumber,
   decToString,
   roundDownToStep,
@@ -198,6 +200,29 @@ export function createClassicDca(
 
 /** Safety level k: entry × (1 − S)^k, rounded down to the price step (float noise snapped first). */
 export function classicLevelPrice(config: ClassicDcaConfig, entry: number, k: number): number {
+  // The levels of the last entry per config object (a pure cache: ticks ask for them again and again).
+  let hit = levelPrices.get(config);
+  if (!hit || hit.entry !== entry || hit.sepPct !== config.sepPct || hit.step !== config.market.priceStep) {
+    hit = { entry, sepPct: config.sepPct, step: config.market.priceStep, prices: [] };
+    levelPrices.set(config, hit);
+  }
+  if (Number.isInteger(k) && k >= 0 && k <= MAX_CACHED_LEVEL) {
+    const cached = hit.prices[k];
+    if (cached !== undefined) return cached;
+    const price = computeLevelPrice(config, entry, k);
+    hit.prices[k] = price;
+    return price;
+  }
+  return computeLevelPrice(config, entry, k);
+}
+
+const MAX_CACHED_LEVEL = 100;
+const levelPrices = new WeakMap<
+  ClassicDcaConfig,
+  { entry: number; sepPct: number; step: number; prices: (number | undefined)[] }
+>();
+
+function computeLevelPrice(config: ClassicDcaConfig, entry: number, k: number): number {
   const raw = entry * Math.pow(1 - config.sepPct / 100, k);
   return roundDownToStep(Number(raw.toPrecision(12)), config.market.priceStep);
 }
@@ -215,11 +240,18 @@ function positionCost(p: ClassicPosition): Dec {
   return toDec(p.quote) + toDec(p.fee);
 }
 
+/** The average entry per position object (a pure cache, as takeProfits below). */
+const averages = new WeakMap<ClassicPosition, number | null>();
+
 /** Average entry (fees included) of the position; null when nothing is held. */
 export function classicAverage(state: ClassicDcaState): number | null {
-  const q = toDec(state.position.qty);
-  if (q <= 0n) return null;
-  return decToNumber(decDiv(positionCost(state.position), q));
+  const p = state.position;
+  const hit = averages.get(p);
+  if (hit !== undefined) return hit;
+  const q = toDec(p.qty);
+  const avg = q <= 0n ? null : decToNumber(decDiv(positionCost(p), q));
+  averages.set(p, avg);
+  return avg;
 }
 
 /** Base amount the take profit sells: the position rounded down to the amount step. */
@@ -228,8 +260,38 @@ function tradableQty(s: ClassicDcaState): number {
   return q > 0 ? roundDownToStep(q, s.config.market.amountStep) : 0;
 }
 
+/**
+ * The last take profit computed per position object (positions are replaced, never changed in place):
+ * ticks and quiet bands ask for it again and again, and it costs exact decimal divisions. A pure cache.
+ */
+const takeProfits = new WeakMap<
+  ClassicPosition,
+  { tpPct: number; priceStep: number; amountStep: number; tp: { price: number; amount: number } | null }
+>();
+
 /** Take profit of the position: cost / qty × (1 + T), exact, rounded UP; null without a tradable qty. */
 export function classicTakeProfit(state: ClassicDcaState): { price: number; amount: number } | null {
+  const { tpPct, market } = state.config;
+  const hit = takeProfits.get(state.position);
+  if (
+    hit &&
+    hit.tpPct === tpPct &&
+    hit.priceStep === market.priceStep &&
+    hit.amountStep === market.amountStep
+  ) {
+    return hit.tp && { price: hit.tp.price, amount: hit.tp.amount };
+  }
+  const tp = computeTakeProfit(state);
+  takeProfits.set(state.position, {
+    tpPct,
+    priceStep: market.priceStep,
+    amountStep: market.amountStep,
+    tp: tp && { ...tp },
+  });
+  return tp;
+}
+
+function computeTakeProfit(state: ClassicDcaState): { price: number; amount: number } | null {
   const amount = tradableQty(state);
   if (!(amount > 0)) return null;
   const q = toDec(state.position.qty);
@@ -238,6 +300,13 @@ export function classicTakeProfit(state: ClassicDcaState): { price: number; amou
     decMul(q, toDec(100)),
   );
   return { price: roundUpToStep(decToNumber(exact), state.config.market.priceStep), amount };
+}
+
+/** What is left of an order to fill, exact (without a fill, its amount: the same number as the exact
+ *  difference whenever the amount has at most DEC_SCALE decimals, as stepped amounts do). */
+function unfilled(o: { amount: number; filled: number }): number {
+  if (o.filled === 0 && decimalsOf(o.amount) <= DEC_SCALE) return o.amount;
+  return decToNumber(toDec(o.amount) - toDec(o.filled));
 }
 
 /** Trend filter: 'ok' when the last closed candle closes above the SMA of the last maPeriod closes. */
@@ -891,7 +960,7 @@ function takeProfit(cx: Cx): void {
   const tp = findOrder(s, 'take_profit');
   if (tp) {
     if (tp.cancelling) return;
-    const remaining = decToNumber(toDec(tp.amount) - toDec(tp.filled));
+    const remaining = unfilled(tp);
     if (desired && tp.price === desired.price && remaining === desired.amount) return;
     ownOrders(cx);
     const own = findOrder(s, 'take_profit')!;
@@ -1399,7 +1468,7 @@ export function classicQuietBand(state: ClassicDcaState): QuietBand | null {
       const desired = classicTakeProfit(s);
       if (tp) {
         if (!tp.cancelling) {
-          const remaining = decToNumber(toDec(tp.amount) - toDec(tp.filled));
+          const remaining = unfilled(tp);
           if (!desired || tp.price !== desired.price || remaining !== desired.amount) return null;
         }
       } else if (desired && !s.tpBlocked && !findOrder(s, 'close')) {

@@ -343,6 +343,8 @@ interface Cx {
   ts: number;
   /** Whether the nested lots and orders of `s` are already this step's own copies. */
   owned: boolean;
+  /** Whether the waiting buys and skipped levels are (ownBuys; `owned` implies it). */
+  ownedBuys: boolean;
 }
 
 function cloneRef<T extends DcaOrderRef>(r: T | null): T | null {
@@ -360,9 +362,21 @@ function own(cx: Cx): void {
   const s = cx.s;
   s.entry = cloneRef(s.entry);
   s.lots = s.lots.map((l) => ({ ...l, tp: cloneRef(l.tp), close: cloneRef(l.close) }));
+  ownBuys(cx);
+  if (s.lotBuys) s.lotBuys = s.lotBuys.map((b) => ({ ...b }));
+}
+
+/**
+ * Copies only the waiting buys and skipped levels (what placing, cancelling or losing a ladder buy
+ * changes): a bot holding many lots must not copy them all for each ladder order (own copies the rest
+ * later if the step changes more).
+ */
+function ownBuys(cx: Cx): void {
+  if (cx.ownedBuys) return;
+  cx.ownedBuys = true;
+  const s = cx.s;
   s.waitingBuys = s.waitingBuys.map((w) => ({ ...w }));
   s.skippedLevels = [...s.skippedLevels];
-  if (s.lotBuys) s.lotBuys = s.lotBuys.map((b) => ({ ...b }));
 }
 
 function nextId(s: DcaState): string {
@@ -388,7 +402,7 @@ function newRef(clientOrderId: string, price: number, amount: number): DcaOrderR
 export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaState> {
   const s: DcaState = { ...state };
   const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
-  const cx: Cx = { s, cmds: [], places: [], ts, owned: false };
+  const cx: Cx = { s, cmds: [], places: [], ts, owned: false, ownedBuys: false };
   if (s.status !== 'stopped') handle(cx, event);
   else if (event.type === 'action') refuseWhenStopped(cx, event);
   const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
@@ -571,6 +585,32 @@ function heldLevel(s: DcaState, j: number): boolean {
   return false;
 }
 
+/** Levels settledAt's last completed walk visited (settledRun's shortcut stays exact far from the bound). */
+let lastWalk = 0;
+
+/**
+ * Whether settledAt from level j gives what it gave from j + 1: level j is held (its walk skips it), holds
+ * no armed buy (so `crossed` is the same) and has its own price (not one the dedupe would merge with
+ * j + 1's), so both walks go on identically from j + 1.
+ */
+function walksThrough(s: DcaState, ladder: Ladder, j: number, held: Set<number> | null): boolean {
+  const p = priceAt(ladder, j);
+  const below = priceAt(ladder, j + 1);
+  if (!(below > 0) || (ladder.up ? !(p < below) : !(p > below))) return false;
+  return (held !== null ? held.has(j) : heldLevel(s, j)) && !armedLevel(s, j);
+}
+
+/** Lots beyond which settledRun looks levels up in a set (heldLevels) rather than walking the lots. */
+const HELD_SET_MIN_LOTS = 8;
+
+/** Every level of this epoch heldLevel answers true for. */
+function heldLevels(s: DcaState): Set<number> {
+  const out = new Set<number>();
+  for (const l of s.lots) if (l.epoch === s.epoch) out.add(l.level);
+  for (const w of s.waitingBuys) if (w.cancelling && w.epoch === s.epoch) out.add(w.level);
+  return out;
+}
+
 function armedLevel(s: DcaState, j: number): boolean {
   const buys = s.waitingBuys;
   for (let i = 0; i < buys.length; i++) {
@@ -586,22 +626,31 @@ function armedLevel(s: DcaState, j: number): boolean {
  * from `k` (the same walk as rebalance's `desired`), and each other of those levels is skipped or
  * buying is paused (`canBuy`). Crossed buys are kept by rebalance, so they are not looked at.
  */
-function settledAt(s: DcaState, ladder: Ladder, k: number, canBuy: boolean, crossed = 0): boolean {
+function settledAt(
+  s: DcaState,
+  ladder: Ladder,
+  k: number,
+  canBuy: boolean,
+  crossed = 0,
+  held: Set<number> | null = null,
+): boolean {
   let armed = 0;
   let collected = 0;
   const up = ladder.up;
   let prev = up ? 0 : Number.POSITIVE_INFINITY;
   const slots = ladderSlots(s, crossed);
-  for (let j = k, walked = 0; collected < slots && walked < MAX_LEVEL_WALK; walked++, j++) {
+  let walked = 0;
+  for (let j = k; collected < slots && walked < MAX_LEVEL_WALK; walked++, j++) {
     const p = priceAt(ladder, j);
     if (!(p > 0)) break;
     if (up ? p <= prev : p >= prev) continue;
     prev = p;
-    if (heldLevel(s, j)) continue;
+    if (held !== null ? held.has(j) : heldLevel(s, j)) continue;
     collected++;
     if (armedLevel(s, j)) armed++;
     else if (canBuy && !s.skippedLevels.includes(j)) return false;
   }
+  lastWalk = walked;
   let active = 0;
   const buys = s.waitingBuys;
   for (let i = 0; i < buys.length; i++) if (!buys[i]!.cancelling) active++;
@@ -792,7 +841,9 @@ function rebalance(cx: Cx): void {
   }
   if (needTp.length === 0 && toCancel.length === 0 && toPlace.length === 0) return;
 
-  own(cx);
+  // Take profits change lots; ladder orders only the waiting buys (ownBuys).
+  if (needTp.length > 0) own(cx);
+  else ownBuys(cx);
   for (const id of needTp) {
     const lot = s.lots.find((l) => l.id === id);
     if (lot) placeTakeProfit(cx, lot);
@@ -1012,7 +1063,11 @@ function onCancelled(cx: Cx, id: string, filled?: number, price?: number, fee?: 
 }
 
 function onRejected(cx: Cx, id: string, reason: RejectReason, message?: string): void {
-  own(cx);
+  // A refused ladder buy changes only the waiting buys and skipped levels (and top-level fields).
+  const kind = find(cx.s, id)?.kind;
+  if (kind === undefined) return;
+  if (kind === 'buy') ownBuys(cx);
+  else own(cx);
   const s = cx.s;
   const f = find(s, id);
   if (!f) return;
@@ -1671,16 +1726,41 @@ function settledRun(
     if (!w.cancelling && (w.epoch !== s.epoch || w.price !== priceAt(ladder, w.level))) return null;
   }
   const canBuy = s.buyRetryAt === null;
-  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k));
+  // The band walks up to 2 × BAND_LEVELS positions, each over the levels it holds: with many lots a set
+  // of the held levels (heldLevel's answer) keeps that linear in the lots instead of quadratic.
+  const held = s.lots.length > HELD_SET_MIN_LOTS ? heldLevels(s) : null;
+  const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k), held);
   const k0 = firstLevelBelow(ladder, s.lastPrice);
   if (!settled(k0)) return null;
+  // Upward through held levels the walk is the same (walksThrough): no need to walk it again, as long as
+  // the longer walk stays clear of MAX_LEVEL_WALK.
+  const walk0 = lastWalk;
+  let walk = walk0;
   let kLo = k0;
-  while (kLo > 0 && settled(kLo - 1)) {
+  while (kLo > 0) {
+    if (walk + 2 < MAX_LEVEL_WALK && walksThrough(s, ladder, kLo - 1, held)) walk++;
+    else if (settled(kLo - 1)) walk = lastWalk;
+    else break;
     kLo--;
     if (k0 - kLo > BAND_LEVELS) return null;
   }
   let kHi = k0;
-  while (kHi < kLo + BAND_LEVELS && settled(kHi + 1)) kHi++;
+  walk = walk0;
+  let active = 0;
+  for (let i = 0; i < buys.length; i++) if (!buys[i]!.cancelling) active++;
+  const full = ladderSlots(s, active) === 0;
+  while (kHi < kLo + BAND_LEVELS) {
+    // Below every active buy with no slot left, settledAt walks nothing and holds for every level.
+    if (full && buysAbove(s, kHi + 1) === active) {
+      kHi = kLo + BAND_LEVELS;
+      break;
+    }
+    // Downward the same: from a held level the walk goes on as from the one below it.
+    if (walk + 2 < MAX_LEVEL_WALK && walksThrough(s, ladder, kHi, held)) walk++;
+    else if (settled(kHi + 1)) walk = lastWalk;
+    else break;
+    kHi++;
+  }
   return { ladder, kLo, kHi, lastPrice: s.lastPrice };
 }
 

@@ -7,3 +7,4 @@ export * from './exchanges';
 export * from './market';
 export * from './signal';
 export * from './trading';
+export * from './backtest';

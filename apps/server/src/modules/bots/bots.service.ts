@@ -4,7 +4,6 @@ import {
   DERIVATIVES_MESSAGES,
   type MarketType,
   LIMITS,
-  MIN_TP_SEP_PCT,
   type ClosedBotView,
   EXCHANGE_KEYS,
   exchangeDisplayName,
@@ -17,24 +16,25 @@ import { AuthenticationError, VenueError } from '@bytx/venues';
 import type { AppContext, MarketHub, VenueRegistry } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { venueErrorAnswer } from '../../lib/venue-errors';
-import { parseLooseNumber } from './bot-input';
 import type { BotRow, BotsRepository } from './bots.repository';
 import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from './derivatives';
 import type { BotRunner } from './runner';
+import {
+  listedPair,
+  minCostOf,
+  parseDcaStart,
+  priceOf,
+  type DcaStartFields,
+  type DcaStartParams,
+  type StartParamDeps,
+} from './start-params';
 
 /** stop_reason of a bot stopped because its exchange connection was removed or replaced. */
 export const CONNECTION_CHANGED = 'connection_changed';
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 
-/**
- * The smallest order of a market at `price`, in quote: the larger of its minimum cost and minimum
- * amount × price; an inverse swap counts contracts of `contractSize` USD each.
- */
-export function minCostOf(market: DerivativesMarket, type: string, price: number): number {
-  if (type === 'Inverse') return Math.max(market.minCost, market.minAmount * (market.contractSize ?? 1));
-  return Math.max(market.minCost, market.minAmount * price);
-}
+export { minCostOf };
 
 /** What the calls shared by every kind (pnls_actuales) need to know of one kind; each kind registers its own. */
 export interface KindFigures {
@@ -89,75 +89,36 @@ export class BotsService {
   }
 
   /**
-   * The start checks every kind shares, in the spec's order with its messages (part 2 §5): TP and
-   * separation, exchange selected and connected, pair listed, amount, # OS, market type, the minimum
-   * cost at the current price, one active bot of `kind` per pair, MAX_BOTS_PER_USER.
+   * What the start-form parsers need (start-params.ts) for this user: the connection checked where the
+   * spec checks it, the saved market type, the derivatives market with the user's leverage.
    */
-  async checkStart(
-    userId: string,
-    body: {
-      tp?: unknown;
-      separacion?: unknown;
-      exchange?: string | undefined;
-      symbol?: string | undefined;
-      amount?: unknown;
-      os?: unknown;
-      apartado?: string | undefined;
-      direction?: 'LONG' | 'SHORT' | undefined;
-      leverage?: number | undefined;
-    },
-    kind: string,
-    alreadyActive: string,
-  ) {
-    const tp = parseLooseNumber(body.tp ?? '');
-    const sep = parseLooseNumber(body.separacion ?? '');
-    if (tp === null || sep === null || tp < MIN_TP_SEP_PCT || sep < MIN_TP_SEP_PCT) {
-      throw badRequest(DCA_MESSAGES.minPct, {
-        field: tp === null || tp < MIN_TP_SEP_PCT ? 'tp' : 'separacion',
-      });
-    }
-    if (tp > LIMITS.maxTpPct) throw badRequest(DCA_MESSAGES.tpTooHigh, { field: 'tp' });
-    if (sep > LIMITS.maxSepPct) throw badRequest(DCA_MESSAGES.sepTooHigh, { field: 'separacion' });
-    const exchange = (body.exchange ?? '').trim().toLowerCase();
-    if (!exchange) throw badRequest(DCA_MESSAGES.noExchange);
-    if (!(EXCHANGE_KEYS as readonly string[]).includes(exchange)) throw badRequest(DCA_MESSAGES.notConnected);
-    const connection = await this.venues.connectionKind(userId, exchange);
-    if (!connection) throw badRequest(DCA_MESSAGES.notConnected);
-    if (!asciiTrim(body.symbol ?? '')) throw badRequest(DCA_MESSAGES.noPair);
-    const symbol = await this.listed(exchange, body.symbol ?? '');
-    const market = await this.market.market(exchange, symbol).catch(() => null);
-    if (!market || !market.active)
-      throw badRequest(
-        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
-      );
-    const amount = parseLooseNumber(body.amount ?? '');
-    if (amount === null || amount <= 0) throw badRequest(DCA_MESSAGES.badAmount);
-    if (amount > LIMITS.maxAmount) throw badRequest(DCA_MESSAGES.amountTooHigh, { field: 'amount' });
-    const os = parseLooseNumber(body.os ?? '');
-    if (os === null || !Number.isInteger(os) || os < 1 || os > LIMITS.maxOs) {
-      throw badRequest(`# OS must be a whole number from 1 to ${LIMITS.maxOs}.`);
-    }
-    const settings = await this.repo.settings(userId);
-    const apartado = (body.apartado ?? settings.apartado ?? 'Spot') as MarketType;
-    const direction = body.direction ?? 'LONG';
-    if (direction === 'SHORT' && !isDerivatives(apartado)) {
-      throw badRequest(DERIVATIVES_MESSAGES.shortOnSpot, { field: 'direction' });
-    }
-    const traded = isDerivatives(apartado)
-      ? await this.derivativesMarket(userId, exchange, symbol, apartado, body.leverage)
-      : { market, marketSymbol: symbol, leverage: 1 };
-    const price = await this.priceOf(exchange, traded.marketSymbol, symbol);
-    const minCost = minCostOf(traded.market, apartado, price);
-    if (amount < minCost) {
-      throw badRequest(
-        fillMessage(DCA_MESSAGES.belowMinCost, {
-          pair: symbol,
-          x: round(minCost, 2),
-          n: round(minCost / price, 8),
-          p: round(price, 8),
-        }),
-      );
-    }
+  paramDeps(userId: string): StartParamDeps {
+    return {
+      market: this.market,
+      connection: (exchange) => this.venues.connectionKind(userId, exchange),
+      savedApartado: async () => (await this.repo.settings(userId)).apartado,
+      derivativesMarket: (exchange, pair, type, leverage) =>
+        this.derivativesMarket(userId, exchange, pair, type, leverage),
+    };
+  }
+
+  /**
+   * The start checks every kind shares, in the spec's order with its messages (part 2 §5): the form's
+   * parameters (parseDcaStart: TP and separation, exchange selected and connected, pair listed, amount,
+   * # OS, market type, the minimum cost at the current price), then the account's (checkAccount).
+   */
+  async checkStart(userId: string, body: DcaStartFields, kind: string, alreadyActive: string) {
+    const parsed = await parseDcaStart(body, this.paramDeps(userId));
+    await this.checkAccount(userId, parsed, kind, alreadyActive);
+    return parsed;
+  }
+
+  /**
+   * The account's start checks after the form's: one active bot of `kind` per pair, one derivatives bot
+   * per market, MAX_BOTS_PER_USER, the margin; then the leverage is set on the exchange.
+   */
+  async checkAccount(userId: string, p: DcaStartParams, kind: string, alreadyActive: string): Promise<void> {
+    const { exchange, symbol, apartado } = p;
     if (await this.repo.activeFor(userId, exchange, symbol, kind)) {
       throw conflict(fillMessage(alreadyActive, { exchange, symbol }));
     }
@@ -166,32 +127,13 @@ export class BotsService {
     if ((await this.repo.countActive(userId, this.leftoverKinds())) >= max) {
       throw conflict(fillMessage(DCA_MESSAGES.tooManyBots, { max }));
     }
-    await this.checkMargin(userId, exchange, apartado, traded.market, traded.leverage, amount, price);
-    await this.applyLeverage(userId, exchange, apartado, traded.marketSymbol, traded.leverage);
-    return {
-      tp,
-      sep,
-      exchange,
-      connection,
-      symbol,
-      market: traded.market,
-      amount,
-      os,
-      apartado,
-      price,
-      direction,
-      leverage: traded.leverage,
-      marketSymbol: traded.marketSymbol,
-    };
+    await this.checkMargin(userId, exchange, apartado, p.market, p.leverage, p.amount, p.price);
+    await this.applyLeverage(userId, exchange, apartado, p.marketSymbol, p.leverage);
   }
 
   /** The current price of the traded market (its own ticker, else the pair's: paper marks are the spot price). */
   async priceOf(exchange: string, marketSymbol: string, pair: string): Promise<number> {
-    if (marketSymbol !== pair) {
-      const t = await this.market.ticker(exchange, marketSymbol).catch(() => null);
-      if (t && Number.isFinite(t.last) && t.last > 0) return t.last;
-    }
-    return (await this.market.ticker(exchange, pair)).last;
+    return priceOf(this.market, exchange, marketSymbol, pair);
   }
 
   /**
@@ -449,14 +391,7 @@ export class BotsService {
   }
   /** The exchange's own symbol for what the user sent (exact, ASCII-trimmed), else the spec's 400. */
   async listed(exchange: string, symbol: string): Promise<string> {
-    const listed = await this.market.listedSymbol(exchange, symbol).catch(() => null);
-    // The user names a pair; a swap symbol (BTC/USDT:USDT) is that pair with another market type.
-    if (!listed || listed.includes(':')) {
-      throw badRequest(
-        fillMessage(DCA_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
-      );
-    }
-    return listed;
+    return listedPair(this.market, exchange, symbol);
   }
   /** A bot of this user (any status), else 404: another user's bot is not revealed. */
   async ownBot(userId: string, botId: string): Promise<BotRow> {

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EXCHANGES, MARKET_TYPES } from '@bytx/contract';
 import { botsApi } from './api';
@@ -285,17 +285,24 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
   );
 }
 
-/** The form's error (also shown as a notification) and 'Start Bot'. */
+/** The form's error (also shown as a notification) and 'Start Bot', with `beside` it (the Backtest button). */
 export function StartFormSubmit({
   screen,
   form,
   onStart,
+  beside,
 }: {
   screen: BotScreen;
   form: StartFormState;
   onStart: () => void;
+  beside?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const start = (
+    <Button onClick={onStart} data-testid={tid(screen.ids, 'start')} style={beside ? { flex: 1 } : undefined}>
+      {t('bots.form.start')}
+    </Button>
+  );
   return (
     <>
       {form.formError && (
@@ -303,9 +310,14 @@ export function StartFormSubmit({
           {form.formError}
         </Alert>
       )}
-      <Button onClick={onStart} data-testid={tid(screen.ids, 'start')}>
-        {t('bots.form.start')}
-      </Button>
+      {beside ? (
+        <Group gap="xs" wrap="nowrap">
+          {start}
+          {beside}
+        </Group>
+      ) : (
+        start
+      )}
     </>
   );
 }

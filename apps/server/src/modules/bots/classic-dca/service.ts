@@ -4,10 +4,8 @@ import {
   CLASSIC_DCA_MESSAGES,
   CLASSIC_DCA_OPTIONS,
   DCA_MESSAGES,
-  DERIVATIVES_MESSAGES,
   fillMessage,
   LIMITS,
-  TP_VNC_DEFAULT,
   TP_VNC_OPTIONS,
   type ClassicBotView,
   type StartBotBody,
@@ -16,13 +14,10 @@ import {
 import {
   classicDca,
   classicVnc,
-  ClassicDcaConfigError,
-  createClassicDca,
   createVnc,
   summarizeClassicDca,
   summarizeVnc,
   type Candle,
-  type ClassicDcaConfig,
   type ClassicDcaState,
   type StopMode,
   type VncState,
@@ -35,6 +30,7 @@ import type { BotsService } from '../bots.service';
 import { venueSymbol } from '../derivatives';
 import { dcaMarketRules } from '../market-rules';
 import { strategyIdOf, type BotRunner } from '../runner';
+import { classicConfigOf, createClassicState, parseClassicStart } from './params';
 
 /** `bots.kind` of the classic DCA bot and of the VNC a stopped one leaves (the engine's kinds). */
 export const CLASSIC_DCA = classicDca.kind;
@@ -173,53 +169,28 @@ export class ClassicDcaService {
   }
 
   async start(userId: string, body: StartBotBody): Promise<{ bot: ClassicBotView; message: string }> {
-    if (body.direction === 'SHORT' && (body.apartado ?? 'Spot') !== 'Spot') {
-      throw badRequest(DERIVATIVES_MESSAGES.classicLongOnly, { field: 'direction' });
-    }
-    const checked = await this.bots.checkStart(userId, body, CLASSIC_DCA, CLASSIC_DCA_MESSAGES.alreadyActive);
-    const { tp, sep, exchange, symbol, market, amount, os, apartado, price, leverage } = checked;
-    const tpVnc = body.tp_vnc === undefined ? TP_VNC_DEFAULT : parseLooseNumber(body.tp_vnc);
-    if (tpVnc === null || !(TP_VNC_OPTIONS as readonly number[]).includes(tpVnc)) {
-      throw badRequest(CLASSIC_DCA_MESSAGES.badTpVnc, { field: 'tp_vnc' });
-    }
+    const checked = await parseClassicStart(body, this.bots.paramDeps(userId), (p) =>
+      this.bots.checkAccount(userId, p, CLASSIC_DCA, CLASSIC_DCA_MESSAGES.alreadyActive),
+    );
+    const { tp, sep, exchange, symbol, amount, os, apartado, price, leverage } = checked;
     const cfgJson: ClassicConfigJson = {
       amount,
       tp,
       sep,
       os,
-      r: body.r ?? false,
-      r_os: body.r_os ?? false,
-      tp_vnc: tpVnc,
-      trend_filter: body.trend_filter ?? true,
-      smart_averaging: body.smart_averaging ?? true,
+      r: checked.r,
+      r_os: checked.rOs,
+      tp_vnc: checked.tpVnc,
+      trend_filter: checked.trendFilter,
+      smart_averaging: checked.smartAveraging,
       apartado,
     };
     const id = randomUUID();
-    const config: ClassicDcaConfig = {
-      symbol,
-      amount,
-      tpPct: tp,
-      sepPct: sep,
-      os,
-      market: dcaMarketRules(market),
-      sl: null,
-      tpPlus: null,
-      r: cfgJson.r,
-      rOs: cfgJson.r_os,
-      trendFilter: cfgJson.trend_filter,
-      smartAveraging: cfgJson.smart_averaging,
-      smartAmount: CLASSIC_DCA_OPTIONS.smartAmount,
-      maPeriod: CLASSIC_DCA_OPTIONS.maPeriod,
-      candleMs: CLASSIC_DCA_OPTIONS.candleMinutes * 60_000,
-      tpVncPct: tpVnc,
-    };
-    let state: ClassicDcaState;
-    try {
-      state = createClassicDca(strategyIdOf(id), config, await this.history(exchange, symbol));
-    } catch (err) {
-      if (err instanceof ClassicDcaConfigError) throw badRequest(err.message);
-      throw err;
-    }
+    const state = createClassicState(
+      strategyIdOf(id),
+      classicConfigOf(checked),
+      await this.history(exchange, symbol),
+    );
     let row = await this.insert(
       userId,
       {

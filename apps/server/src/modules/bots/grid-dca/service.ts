@@ -7,22 +7,14 @@ import {
   type DcaTradeView,
   type StartBotDcaBody,
 } from '@bytx/contract';
-import {
-  createDcaBot,
-  DcaConfigError,
-  gridBotDca,
-  type DcaConfig,
-  type DcaState,
-  type StopMode,
-} from '@bytx/engine';
+import { gridBotDca, type DcaState, type StopMode } from '@bytx/engine';
 import type { AppContext, MarketHub, VenueRegistry } from '../../../context';
 import { badRequest, HttpError, notFound } from '../../../lib/errors';
-import { isDerivatives } from '../derivatives';
-import { dcaMarketRules } from '../market-rules';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotsService } from '../bots.service';
 import { parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
 import { strategyIdOf, type BotRunner } from '../runner';
+import { createGridDcaState, gridDcaConfigOf } from './params';
 
 export interface DcaBotConfigJson {
   amount: number;
@@ -126,39 +118,10 @@ export class DcaService {
   }
   /** Validates a start request in the spec's order with its messages, then creates and starts the bot. */
   async start(userId: string, body: StartBotDcaBody): Promise<{ bot: DcaBotView; message: string }> {
-    const {
-      tp,
-      sep,
-      exchange,
-      symbol,
-      market,
-      amount,
-      os: osRaw,
-      apartado,
-      direction,
-      leverage,
-    } = await this.bots.checkStart(userId, body, GRID_DCA, DCA_MESSAGES.alreadyActive);
+    const checked = await this.bots.checkStart(userId, body, GRID_DCA, DCA_MESSAGES.alreadyActive);
+    const { tp, sep, exchange, symbol, amount, os: osRaw, apartado, direction, leverage } = checked;
     const id = randomUUID();
-    const config: DcaConfig = {
-      symbol,
-      amount,
-      tpPct: tp,
-      sepPct: sep,
-      os: osRaw,
-      direction,
-      derivatives: isDerivatives(apartado),
-      market: dcaMarketRules(market),
-      sl: null,
-      tpPlus: null,
-      raEnabled: false,
-    };
-    let state: DcaState;
-    try {
-      state = createDcaBot(strategyIdOf(id), config);
-    } catch (err) {
-      if (err instanceof DcaConfigError) throw badRequest(err.message);
-      throw err;
-    }
+    const state = createGridDcaState(strategyIdOf(id), gridDcaConfigOf(checked));
     const cfgJson: DcaBotConfigJson = { amount, tp, sep, os: osRaw, apartado, leverage, direction };
     let row: BotRow;
     try {

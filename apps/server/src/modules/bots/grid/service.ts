@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  asciiTrim,
-  DERIVATIVES_MESSAGES,
   EXCHANGE_KEYS,
-  exchangeDisplayName,
   fillMessage,
-  GRID_MAX_LEVELS,
-  GRID_MAX_STEP_PCT,
   GRID_MESSAGES,
   LIMITS,
   parseMarketType,
@@ -22,12 +17,8 @@ import {
   type MarketType,
 } from '@bytx/contract';
 import {
-  createGridBot,
   gridBot,
-  GridConfigError,
-  gridLevelPrices,
   gridLevels,
-  gridSlotQty,
   gridSummary,
   type GridConfig,
   type GridState,
@@ -37,10 +28,18 @@ import type { AppContext } from '../../../context';
 import { badRequest, HttpError, notFound } from '../../../lib/errors';
 import { parseLooseNumber, problemText } from '../bot-input';
 import type { BotRow, BotsRepository } from '../bots.repository';
-import { minCostOf, type BotsService } from '../bots.service';
+import type { BotsService } from '../bots.service';
 import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from '../derivatives';
-import { dcaMarketRules } from '../market-rules';
 import { strategyIdOf, type BotRunner } from '../runner';
+import {
+  checkGridLevelCount,
+  createGridState,
+  gridListedPair,
+  gridMarketOf,
+  gridRangeOf,
+  isEmptyField,
+  parseGridStart,
+} from './params';
 
 /** `bots.kind` of the Grid bot (the engine's gridBot.kind). */
 export const GRID = gridBot.kind;
@@ -57,9 +56,7 @@ export interface GridConfigJson {
 }
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
-const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
-const isEmpty = (v: unknown) =>
-  v === undefined || v === null || (typeof v === 'string' && asciiTrim(v) === '');
+const isEmpty = isEmptyField;
 const gridType = (t: string) => t.toLowerCase() as GridMarketType;
 
 /** A stand-in state for a grid whose stored state cannot be read. */
@@ -76,11 +73,6 @@ function emptySummary(): GridSummary {
     inRange: null,
     status: 'stopped',
   };
-}
-
-/** The number of levels low × (1 + step)^i ≤ high (before price-step rounding): the count a message names. */
-function levelCount(low: number, high: number, stepPct: number): number {
-  return Math.floor(Math.log(high / low) / Math.log(1 + stepPct / 100) + 1e-9) + 1;
 }
 
 /**
@@ -148,17 +140,17 @@ export class GridService {
     if (isEmpty(body.highPrice) || isEmpty(body.lowPrice) || isEmpty(body.stepPercentage)) {
       throw badRequest(GRID_MESSAGES.incomplete);
     }
-    const { high, low, step } = this.rangeOf(body);
+    const { high, low, step } = gridRangeOf(body);
     const type = isEmpty(body.marketType) ? 'Spot' : parseMarketType(body.marketType);
     if (!type) throw badRequest(GRID_MESSAGES.badMarketType, { field: 'marketType' });
-    const pair = await this.listedPair(exchange, body.pair ?? '');
-    const market = await this.marketOf(exchange, pair, type);
+    const pair = await gridListedPair(this.bots.market, exchange, body.pair ?? '');
+    const market = await gridMarketOf(this.bots.market, exchange, pair, type);
     let price = isEmpty(body.price) ? null : parseLooseNumber(body.price);
     if (price !== null && (price <= 0 || price > LIMITS.maxPrice)) {
       throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Price' }), { field: 'price' });
     }
     price ??= await this.bots.priceOf(exchange, venueSymbol(pair, type), pair);
-    this.checkLevelCount(low, high, step);
+    checkGridLevelCount(low, high, step);
     const g = gridLevels(price, low, high, step, { priceStep: market.priceStep });
     return {
       ok: true,
@@ -169,83 +161,6 @@ export class GridService {
     };
   }
 
-  /** High, low and step of a form, parsed and checked in the spec's order (rules 5 and 6). */
-  private rangeOf(body: { highPrice?: unknown; lowPrice?: unknown; stepPercentage?: unknown }) {
-    const high = parseLooseNumber(body.highPrice);
-    const low = parseLooseNumber(body.lowPrice);
-    const step = parseLooseNumber(body.stepPercentage);
-    if (high === null)
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'High Price' }), {
-        field: 'highPrice',
-      });
-    if (low === null)
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Low Price' }), { field: 'lowPrice' });
-    if (step === null)
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Step %' }), {
-        field: 'stepPercentage',
-      });
-    if (!(low < high)) throw badRequest(GRID_MESSAGES.lowNotBelowHigh, { field: 'lowPrice' });
-    if (!(step > 0)) throw badRequest(GRID_MESSAGES.stepNotPositive, { field: 'stepPercentage' });
-    return { high, low, step };
-  }
-
-  /** Bounds checked after the spec's rules (its rule 7, the connection, comes first). */
-  private checkBounds(high: number, low: number, step: number) {
-    if (low <= 0)
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Low Price' }), { field: 'lowPrice' });
-    if (high > LIMITS.maxPrice) {
-      throw badRequest(fillMessage(GRID_MESSAGES.tooHigh, { field: 'High Price', max: LIMITS.maxPrice }), {
-        field: 'highPrice',
-      });
-    }
-    if (step > GRID_MAX_STEP_PCT) {
-      throw badRequest(fillMessage(GRID_MESSAGES.stepTooHigh, { max: GRID_MAX_STEP_PCT }), {
-        field: 'stepPercentage',
-      });
-    }
-  }
-
-  private checkLevelCount(low: number, high: number, step: number) {
-    if (low <= 0 || step > GRID_MAX_STEP_PCT) this.checkBounds(high, low, step);
-    const n = levelCount(low, high, step);
-    if (n > GRID_MAX_LEVELS) {
-      throw badRequest(
-        fillMessage(GRID_MESSAGES.tooManyLevels, { levels: n, low, high, step, max: GRID_MAX_LEVELS }),
-        { field: 'stepPercentage' },
-      );
-    }
-  }
-
-  private async listedPair(exchange: string, pair: string): Promise<string> {
-    const listed = await this.bots.market.listedSymbol(exchange, pair).catch(() => null);
-    if (!listed || listed.includes(':')) {
-      throw badRequest(
-        fillMessage(GRID_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
-        { field: 'pair' },
-      );
-    }
-    return listed;
-  }
-
-  private async marketOf(exchange: string, pair: string, type: MarketType): Promise<DerivativesMarket> {
-    const m: DerivativesMarket | null = await this.bots.market
-      .market(exchange, venueSymbol(pair, type))
-      .catch(() => null);
-    if (!m || !m.active || (type === 'Margin' && m.margin !== true)) {
-      if (type === 'Spot') {
-        throw badRequest(
-          fillMessage(GRID_MESSAGES.pairNotAvailable, { exchange: exchangeDisplayName(exchange) }),
-          { field: 'pair' },
-        );
-      }
-      throw badRequest(
-        fillMessage(DERIVATIVES_MESSAGES.noMarket, { exchange: exchangeDisplayName(exchange), type, pair }),
-        { field: 'marketType' },
-      );
-    }
-    return m;
-  }
-
   /**
    * POST /api/gridbot/start: the spec's checks in its order with its messages (part 2 §5), then ours
    * (bounds, market type, position, leverage, the levels and the funds they need, with the numbers),
@@ -254,100 +169,12 @@ export class GridService {
   async start(userId: string, body: GridStartBody): Promise<{ bot: GridBotView; message: string }> {
     const who = body.user ?? body.user_id;
     if (isEmpty(who) || who === 'anonimo') throw badRequest(GRID_MESSAGES.noSession);
-    const exchangeRaw = (body.exchange ?? '').trim().toLowerCase();
-    if (!exchangeRaw) throw badRequest(GRID_MESSAGES.noExchange, { field: 'exchange' });
-    if (isEmpty(body.pair)) throw badRequest(GRID_MESSAGES.noPair, { field: 'pair' });
-    const fields = [
-      body.highPrice,
-      body.lowPrice,
-      body.amountPerLevel,
-      body.stepPercentage,
-      body.profitCurrency,
-    ];
-    if (fields.some(isEmpty)) throw badRequest(GRID_MESSAGES.incomplete);
-    const amount = parseLooseNumber(body.amountPerLevel);
-    if (amount === null) {
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Amount per level' }), {
-        field: 'amountPerLevel',
-      });
-    }
-    const { high, low, step } = this.rangeOf(body);
-    const exchange = exchangeRaw;
-    const connected =
-      (EXCHANGE_KEYS as readonly string[]).includes(exchange) &&
-      exchange !== 'bybit_testnet' &&
-      (await this.bots.venues.connectionKind(userId, exchange)) !== null;
-    if (!connected) throw badRequest(GRID_MESSAGES.notConnected, { field: 'exchange' });
-
-    this.checkBounds(high, low, step);
-    if (amount <= 0) {
-      throw badRequest(fillMessage(GRID_MESSAGES.notANumber, { field: 'Amount per level' }), {
-        field: 'amountPerLevel',
-      });
-    }
-    if (amount > LIMITS.maxAmount) {
-      throw badRequest(
-        fillMessage(GRID_MESSAGES.tooHigh, { field: 'Amount per level', max: LIMITS.maxAmount }),
-        {
-          field: 'amountPerLevel',
-        },
-      );
-    }
-    const profit = String(body.profitCurrency).trim().toLowerCase();
-    if (profit !== 'quote' && profit !== 'base') {
-      throw badRequest(GRID_MESSAGES.badProfitCurrency, { field: 'profitCurrency' });
-    }
-    const type = isEmpty(body.marketType) ? 'Spot' : parseMarketType(body.marketType);
-    if (!type) throw badRequest(GRID_MESSAGES.badMarketType, { field: 'marketType' });
-    const position = (
-      isEmpty(body.position) ? 'long' : String(body.position).trim().toLowerCase()
-    ) as GridPosition;
-    if (!['long', 'short', 'neutral'].includes(position)) {
-      throw badRequest(GRID_MESSAGES.badPosition, { field: 'position' });
-    }
-    if (position !== 'long' && !isDerivatives(type)) {
-      throw badRequest(fillMessage(GRID_MESSAGES.positionNeedsDerivatives, { position }), {
-        field: 'position',
-      });
-    }
-    let leverageSent: number | undefined;
-    if (!isEmpty(body.leverage)) {
-      const l = parseLooseNumber(body.leverage);
-      if (l === null || !Number.isInteger(l) || l < LIMITS.minLeverage || l > LIMITS.maxLeverage) {
-        throw badRequest(
-          `Leverage must be a whole number from ${LIMITS.minLeverage} to ${LIMITS.maxLeverage}.`,
-          { field: 'leverage' },
-        );
-      }
-      leverageSent = l;
-    }
-    const pair = await this.listedPair(exchange, body.pair ?? '');
-    const traded = isDerivatives(type)
-      ? await this.bots.derivativesMarket(userId, exchange, pair, type, leverageSent)
-      : { market: await this.marketOf(exchange, pair, type), marketSymbol: pair, leverage: 1 };
-    const market = traded.market;
-    const price = await this.bots.priceOf(exchange, traded.marketSymbol, pair);
-
-    // The levels: not too many, at least one slot, each order at or above the market's minimum.
-    this.checkLevelCount(low, high, step);
-    const levels = gridLevelPrices(low, high, step, market.priceStep);
-    if (levels.length < 2) {
-      throw badRequest(fillMessage(GRID_MESSAGES.noLevels, { low, high, step }), { field: 'stepPercentage' });
-    }
-    const rules = dcaMarketRules(market);
-    const config: GridConfig = {
-      symbol: pair,
-      low,
-      high,
-      stepPct: step,
-      amountPerLevel: amount,
-      position,
-      profitCurrency: profit,
-      derivatives: isDerivatives(type),
-      market: rules,
-    };
-    this.checkMinimum(config, levels, market, type, pair, traded.marketSymbol);
-    await this.checkFunds(userId, exchange, config, levels, price, type, market, traded.leverage);
+    const checked = await parseGridStart(body, this.bots.paramDeps(userId));
+    const { exchange, pair, type, position, profit, low, high, step, amount, market, levels, config } =
+      checked;
+    const { marketSymbol, leverage, price } = checked;
+    // The account's checks: the funds the levels need, one grid per pair, the bot cap, the leverage.
+    await this.checkFunds(userId, exchange, config, levels, price, type, market, leverage);
 
     const alreadyActive = await this.repo.activeFor(userId, exchange, pair, GRID);
     if (alreadyActive) {
@@ -356,16 +183,10 @@ export class GridService {
     await this.bots.checkOneDerivativesBot(userId, exchange, pair, type);
     const cap = this.bots.startCap();
     if ((await this.repo.countActive(userId, cap.except)) >= cap.max) throw cap.full();
-    await this.bots.applyLeverage(userId, exchange, type, traded.marketSymbol, traded.leverage);
+    await this.bots.applyLeverage(userId, exchange, type, marketSymbol, leverage);
 
     const id = randomUUID();
-    let state: GridState;
-    try {
-      state = createGridBot(strategyIdOf(id), config);
-    } catch (err) {
-      if (err instanceof GridConfigError) throw badRequest(err.message);
-      throw err;
-    }
+    const state = createGridState(strategyIdOf(id), config);
     const cfgJson: GridConfigJson = {
       low,
       high,
@@ -373,7 +194,7 @@ export class GridService {
       amount_per_level: amount,
       position,
       profit_currency: profit,
-      leverage: traded.leverage,
+      leverage: leverage,
     };
     let row: BotRow;
     try {
@@ -385,7 +206,7 @@ export class GridService {
           exchange,
           symbol: pair,
           marketType: type,
-          leverage: traded.leverage,
+          leverage: leverage,
           config: cfgJson,
           state,
           status: 'active',
@@ -400,53 +221,6 @@ export class GridService {
     const after = await this.bots.launch(id, GRID_MESSAGES.startFailedReason);
     if (after) row = after;
     return { bot: this.view(row), message: GRID_MESSAGES.started };
-  }
-
-  /** Every order of the grid must reach the market's minimum: refused with the amount per level it needs. */
-  private checkMinimum(
-    config: GridConfig,
-    levels: number[],
-    market: DerivativesMarket,
-    type: MarketType,
-    pair: string,
-    marketSymbol: string,
-  ) {
-    const quote = pair.split('/')[1] ?? '';
-    if (type === 'Inverse') {
-      const min = minCostOf(market, type, levels[0] ?? 0);
-      if (config.amountPerLevel < min) {
-        throw badRequest(
-          fillMessage(GRID_MESSAGES.belowMinCost, {
-            min: ceil2(min),
-            quote,
-            symbol: marketSymbol,
-            price: levels[0] ?? 0,
-          }),
-          { field: 'amountPerLevel' },
-        );
-      }
-      return;
-    }
-    let worst: { need: number; price: number } | null = null;
-    for (let i = 0; i + 1 < levels.length; i++) {
-      const level = levels[i]!;
-      const qty = gridSlotQty(config, level);
-      if (qty >= market.minAmount && qty > 0 && qty * level >= market.minCost - 1e-12) continue;
-      // What this slot needs: the minimum at its level, plus one amount step lost to rounding down.
-      const need = Math.max(market.minCost, market.minAmount * level) + market.amountStep * level;
-      if (!worst || need > worst.need) worst = { need, price: level };
-    }
-    if (worst) {
-      throw badRequest(
-        fillMessage(GRID_MESSAGES.belowMinCost, {
-          min: ceil2(worst.need),
-          quote,
-          symbol: marketSymbol,
-          price: worst.price,
-        }),
-        { field: 'amountPerLevel' },
-      );
-    }
   }
 
   /**

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CLASSIC_DCA_MESSAGES, TP_VNC_OPTIONS, type ClassicBotView } from '@bytx/contract';
 import { ApiError, errorMessage } from '../../../shared/api/client';
+import { BacktestButton } from '../../../shared/backtest/BacktestButton';
 import { ActiveBotsList, BotScreenFrame, BotsFooter, NoSession } from '../../../shared/bots/BotScreen';
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../../../shared/bots/hooks';
 import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
-import { commaToDot, dashboardApi, pairKey, type BotUpdate } from '../api/dashboard';
+import { commaToDot, dashboardApi, pairKey, type BotUpdate, type StartClassicInput } from '../api/dashboard';
 import { BotRow, type BotFigures, type FundsResult } from './BotRow';
 import { DASH_SCREEN as SCREEN } from './screen';
 
@@ -209,6 +210,22 @@ export function DashboardPage() {
   };
 
   // --- start ----------------------------------------------------------------------------------------
+  /** What the start call sends (and a backtest of these settings). */
+  const startInput = (symbol: string): StartClassicInput => ({
+    symbol,
+    amount: commaToDot(form.amount),
+    tp: form.tp,
+    separacion: form.sep,
+    os: commaToDot(form.os),
+    exchange,
+    user_id: userId,
+    r: rNew,
+    r_os: rOsNew,
+    apartado,
+    trend_filter: trendFilter,
+    smart_averaging: smartAveraging,
+    tp_vnc: tpVncNew,
+  });
   const startBot = async () => {
     const ok = await form.check();
     if (!ok) return;
@@ -247,21 +264,7 @@ export function DashboardPage() {
       started_at: new Date().toISOString(),
     };
     await startFlow.run(opt, async () => {
-      const res = await dashboardApi.start({
-        symbol,
-        amount: commaToDot(form.amount),
-        tp: form.tp,
-        separacion: form.sep,
-        os: commaToDot(form.os),
-        exchange,
-        user_id: userId,
-        r: rNew,
-        r_os: rOsNew,
-        apartado,
-        trend_filter: trendFilter,
-        smart_averaging: smartAveraging,
-        tp_vnc: tpVncNew,
-      });
+      const res = await dashboardApi.start(startInput(symbol));
       if (res.success === false) throw new Error(res.error ?? res.message ?? 'Error');
     });
   };
@@ -323,7 +326,20 @@ export function DashboardPage() {
             data={TP_VNC_OPTIONS.map((v) => ({ value: String(v), label: `${v} %` }))}
             data-testid="dash-form-tpvnc"
           />
-          <StartFormSubmit screen={SCREEN} form={form} onStart={() => void startBot()} />
+          <StartFormSubmit
+            screen={SCREEN}
+            form={form}
+            onStart={() => void startBot()}
+            beside={
+              <BacktestButton
+                kind="classic_dca"
+                getParams={() => ({ ...startInput(form.pair.trim().toUpperCase()) })}
+                exchange={exchange}
+                symbol={form.pair.trim().toUpperCase()}
+                onStart={() => void startBot()}
+              />
+            }
+          />
         </>
       }
       list={

@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
+import { BacktestButton } from '../../../shared/backtest/BacktestButton';
 import { ActiveBotsList, BotScreenFrame, BotsFooter, NoSession } from '../../../shared/bots/BotScreen';
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
 import { LeverageDialog } from '../../../shared/bots/LeverageDialog';
@@ -18,7 +19,7 @@ import {
 } from '../../../shared/bots/hooks';
 import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
-import { commaToDot, dcaApi } from '../api/dca';
+import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
 import { DCA_SCREEN as SCREEN } from './screen';
 
@@ -77,6 +78,23 @@ export function BotDcaPage() {
   );
 
   // --- start ----------------------------------------------------------------------------------------
+  /** What the start call sends (and a backtest of these settings). */
+  const startInput = (symbol: string): StartBotInput => {
+    // SHORT and leverage exist off Spot only; a Spot bot is always LONG.
+    const derivatives = apartado !== 'Spot';
+    return {
+      symbol,
+      amount: commaToDot(form.amount),
+      tp: form.tp,
+      separacion: form.sep,
+      os: form.os,
+      exchange,
+      user_id: userId,
+      apartado,
+      direction: derivatives ? direction : 'LONG',
+      ...(derivatives ? { leverage } : {}),
+    };
+  };
   const startBot = async () => {
     const ok = await form.check();
     if (!ok) return;
@@ -110,20 +128,7 @@ export function BotDcaPage() {
       problem: null,
       reason: null,
     };
-    await startFlow.run(opt, () =>
-      dcaApi.start({
-        symbol,
-        amount: commaToDot(form.amount),
-        tp: form.tp,
-        separacion: form.sep,
-        os: form.os,
-        exchange,
-        user_id: userId,
-        apartado,
-        direction: dir,
-        ...(derivatives ? { leverage } : {}),
-      }),
-    );
+    await startFlow.run(opt, () => dcaApi.start(startInput(symbol)));
   };
 
   // --- Grid Bot DCA's own controls: relocate, RA, leverage --------------------------------------------
@@ -202,7 +207,20 @@ export function BotDcaPage() {
               />
             </Group>
           )}
-          <StartFormSubmit screen={SCREEN} form={form} onStart={() => void startBot()} />
+          <StartFormSubmit
+            screen={SCREEN}
+            form={form}
+            onStart={() => void startBot()}
+            beside={
+              <BacktestButton
+                kind="grid_dca"
+                getParams={() => ({ ...startInput(pair.trim().toUpperCase()) })}
+                exchange={exchange}
+                symbol={pair.trim().toUpperCase()}
+                onStart={() => void startBot()}
+              />
+            }
+          />
         </>
       }
       list={

@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BacktestButton } from '../../../shared/backtest/BacktestButton';
 import { commaToDot } from '../../../shared/bots/format';
 import {
   GRID_EXCHANGES,
@@ -186,9 +187,23 @@ export function GridSettings({ form, onLeverage }: { form: GridFormState; onLeve
             {form.error}
           </Alert>
         )}
-        <Button onClick={() => void form.start()} loading={form.starting} data-testid="grid-start">
-          {t('grid.settings.start')}
-        </Button>
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            onClick={() => void form.start()}
+            loading={form.starting}
+            style={{ flex: 1 }}
+            data-testid="grid-start"
+          >
+            {t('grid.settings.start')}
+          </Button>
+          <BacktestButton
+            kind="grid"
+            getParams={() => ({ ...form.startInput() })}
+            exchange={form.exchange}
+            symbol={form.pair}
+            onStart={() => void form.start()}
+          />
+        </Group>
       </Stack>
     </Paper>
   );

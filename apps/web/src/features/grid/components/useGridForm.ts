@@ -10,6 +10,7 @@ import {
   validateGridStart,
   type GridMarketType,
   type GridPosition,
+  type GridStartInput,
   type ProfitCurrency,
 } from '../api/grid';
 
@@ -125,6 +126,24 @@ export function useGridForm(
     if (chosen) void pickPair(chosen);
   };
 
+  /** What the start call sends (and a backtest of these settings). */
+  const startInput = (): GridStartInput => {
+    const n = (s: string) => Number(s.replace(/,/g, '.'));
+    return {
+      user: userId,
+      exchange,
+      pair,
+      marketType,
+      highPrice: n(high),
+      lowPrice: n(low),
+      amountPerLevel: n(amount),
+      stepPercentage: n(step),
+      profitCurrency,
+      position,
+      leverage,
+    };
+  };
+
   const start = async () => {
     setError(null);
     const key = validateGridStart({
@@ -139,22 +158,9 @@ export function useGridForm(
       connected,
     });
     if (key) return fail(t(`grid.validation.${key}`));
-    const n = (s: string) => Number(s.replace(/,/g, '.'));
     setStarting(true);
     try {
-      const r = await gridApi.start({
-        user: userId,
-        exchange,
-        pair,
-        marketType,
-        highPrice: n(high),
-        lowPrice: n(low),
-        amountPerLevel: n(amount),
-        stepPercentage: n(step),
-        profitCurrency,
-        position,
-        leverage,
-      });
+      const r = await gridApi.start(startInput());
       if (!r.ok) return fail(r.error || t('grid.errors.startFailed'));
       notifications.show({
         color: 'green',
@@ -204,6 +210,7 @@ export function useGridForm(
     fail,
     starting,
     start,
+    startInput,
   };
 }
 
