@@ -32,23 +32,79 @@ const problem = (template: string, field: string): InputProblem => ({
   message: template.replace('{field}', field),
 });
 
+/** An object or array still to look into, with what it takes to name it (built only on a problem). */
+interface Frame {
+  v: object;
+  parent: Frame | null;
+  /** Its key in the parent (an index in an array), or the root's name. */
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(f: Frame): string {
+  const keys: string[] = [];
+  for (let g: Frame | null = f; g !== null; g = g.parent) keys.push(String(g.key));
+  return keys.reverse().join('.');
+}
+
+/** The problem of a string or number child `key` of `f` (or of the root when f is null), or null. */
+function leafProblem(v: unknown, f: Frame | null, key: string | number): InputProblem | null {
+  if (typeof v === 'string') {
+    if (CONTROL_CHARS.test(v))
+      return problem(INPUT_MESSAGES.control, f ? `${pathOf(f)}.${key}` : String(key));
+  } else if (typeof v === 'number') {
+    if (!Number.isFinite(v))
+      return problem(INPUT_MESSAGES.nonFinite, f ? `${pathOf(f)}.${key}` : String(key));
+  }
+  return null;
+}
+
+/** Whether an array holds only finite numbers, clean strings, booleans and nulls. */
+function flatArrayOk(a: unknown[]): boolean {
+  for (let j = 0; j < a.length; j++) {
+    const x = a[j];
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return false;
+    } else if (typeof x === 'string') {
+      if (CONTROL_CHARS.test(x)) return false;
+    } else if (x !== null && typeof x !== 'boolean') return false;
+  }
+  return true;
+}
+
 /**
  * The first value in a parsed request part that breaks the shared rules, or null. Iterative, so a
- * hostile nesting cannot overflow the stack; keys are checked like values.
+ * hostile nesting cannot overflow the stack; keys are checked like values. Paths are built only for
+ * the value reported: a 24 MB body of 600,000 candles is checked in tens of milliseconds, not seconds.
  */
 export function findUnsafeInput(value: unknown, root: string): InputProblem | null {
-  const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: root, depth: 0 }];
+  if (value === null || typeof value !== 'object') return leafProblem(value, null, root);
+  const stack: Frame[] = [{ v: value, parent: null, key: root, depth: 0 }];
   while (stack.length > 0) {
-    const { v, path, depth } = stack.pop() as { v: unknown; path: string; depth: number };
-    if (typeof v === 'string') {
-      if (CONTROL_CHARS.test(v)) return problem(INPUT_MESSAGES.control, path);
-    } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return problem(INPUT_MESSAGES.nonFinite, path);
-    } else if (v !== null && typeof v === 'object') {
-      if (depth >= MAX_INPUT_DEPTH) return { field: path, message: INPUT_MESSAGES.tooDeep };
-      for (const [k, child] of Object.entries(v)) {
-        if (CONTROL_CHARS.test(k)) return problem(INPUT_MESSAGES.control, `${path} key`);
-        stack.push({ v: child, path: `${path}.${k}`, depth: depth + 1 });
+    const f = stack.pop()!;
+    if (f.depth >= MAX_INPUT_DEPTH) return { field: pathOf(f), message: INPUT_MESSAGES.tooDeep };
+    const v = f.v;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (c === null || typeof c !== 'object') {
+          const found = leafProblem(c, f, i);
+          if (found) return found;
+        } else if (!(Array.isArray(c) && f.depth + 1 < MAX_INPUT_DEPTH && flatArrayOk(c))) {
+          // A flat array of plain values (a candle row) is checked on the spot, without a frame.
+          stack.push({ v: c, parent: f, key: i, depth: f.depth + 1 });
+        }
+      }
+    } else {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        if (CONTROL_CHARS.test(k)) return problem(INPUT_MESSAGES.control, `${pathOf(f)} key`);
+        const c = o[k];
+        if (c !== null && typeof c === 'object') stack.push({ v: c, parent: f, key: k, depth: f.depth + 1 });
+        else {
+          const found = leafProblem(c, f, k);
+          if (found) return found;
+        }
       }
     }
   }

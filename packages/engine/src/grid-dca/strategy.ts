@@ -1709,9 +1709,10 @@ export type DcaQuietBand = QuietBand;
  * level(k) < p ≤ level(k − 1), with the buys at or above p crossed (kept while the venue fills them).
  * Every waiting buy is of this epoch (else no band), so a buy at level j is crossed exactly for the k
  * above j: the count depends on k alone. The band is the run of settled levels holding the current
- * one, from its top level kLo down at most BAND_LEVELS levels: it depends only on the run, not on
- * where in it the price is, so a quiet tick leaves it unchanged. A run whose top is more than
- * BAND_LEVELS above the current level gives no band (the cost stays bounded).
+ * one, cut to the block of BAND_LEVELS levels holding it (blocks start at multiples of BAND_LEVELS):
+ * it depends only on the run and the block, not on where in them the price is, so a quiet tick leaves
+ * it unchanged, and the walk stays bounded however long the run (a price far below a held ladder, as
+ * in a long fall, still gets a band).
  */
 function settledRun(
   s: DcaState,
@@ -1732,27 +1733,28 @@ function settledRun(
   const settled = (k: number) => settledAt(s, ladder, k, canBuy, buysAbove(s, k), held);
   const k0 = firstLevelBelow(ladder, s.lastPrice);
   if (!settled(k0)) return null;
+  const blockTop = k0 - (k0 % BAND_LEVELS);
+  const blockBottom = blockTop + BAND_LEVELS - 1;
   // Upward through held levels the walk is the same (walksThrough): no need to walk it again, as long as
   // the longer walk stays clear of MAX_LEVEL_WALK.
   const walk0 = lastWalk;
   let walk = walk0;
   let kLo = k0;
-  while (kLo > 0) {
+  while (kLo > blockTop) {
     if (walk + 2 < MAX_LEVEL_WALK && walksThrough(s, ladder, kLo - 1, held)) walk++;
     else if (settled(kLo - 1)) walk = lastWalk;
     else break;
     kLo--;
-    if (k0 - kLo > BAND_LEVELS) return null;
   }
   let kHi = k0;
   walk = walk0;
   let active = 0;
   for (let i = 0; i < buys.length; i++) if (!buys[i]!.cancelling) active++;
   const full = ladderSlots(s, active) === 0;
-  while (kHi < kLo + BAND_LEVELS) {
+  while (kHi < blockBottom) {
     // Below every active buy with no slot left, settledAt walks nothing and holds for every level.
     if (full && buysAbove(s, kHi + 1) === active) {
-      kHi = kLo + BAND_LEVELS;
+      kHi = blockBottom;
       break;
     }
     // Downward the same: from a held level the walk goes on as from the one below it.
