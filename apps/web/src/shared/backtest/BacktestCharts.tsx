@@ -33,7 +33,9 @@ const baseOptions = (height: number): DeepPartial<ChartOptions> => ({
     horzLines: { color: 'rgba(144, 146, 150, 0.15)' },
   },
   rightPriceScale: { borderVisible: false },
-  timeScale: { borderVisible: false, timeVisible: true },
+  // Up to 2,000 points must fit a phone's 300 px: fitContent cannot go below minBarSpacing (0.5 px by
+  // default), which showed only the last days of the period on a narrow screen.
+  timeScale: { borderVisible: false, timeVisible: true, minBarSpacing: 0.01 },
 });
 
 const sec = (ms: number) => Math.floor(ms / 1000) as UTCTimestamp;
