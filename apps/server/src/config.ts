@@ -15,6 +15,12 @@ const emailList = z
   )
   .pipe(z.array(z.email({ message: 'must be a comma-separated list of email addresses' })));
 
+/** An EVM address: 0x and 40 hex digits. */
+const chainAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x and 40 hex digits')
+  .transform((a) => a as `0x${string}`);
+
 /** A whole number from min to max (ms, counts). */
 const count = (min: number, max: number) =>
   z.coerce
@@ -71,7 +77,67 @@ const envSchema = z.object({
   SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(500),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
+  /**
+   * The platform token's chain (docs/chain.md): `embedded` runs anvil in DATA_DIR/chain, `off` runs none.
+   * CHAIN_RPC_URL with the seven addresses switches to a real chain. Unset: embedded, except with
+   * NODE_ENV=test (tests build hundreds of apps; only the chain tests turn it on).
+   */
+  CHAIN: z.enum(['embedded', 'off'], { message: 'must be embedded or off' }).optional(),
+  CHAIN_ID: count(1, 2 ** 53 - 1).default(42161),
+  CHAIN_RPC_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
+    .optional(),
+  TOKEN_ADDRESS: chainAddress.optional(),
+  SALE_ADDRESS: chainAddress.optional(),
+  POOL_ADDRESS: chainAddress.optional(),
+  PLANS_ADDRESS: chainAddress.optional(),
+  USDT_ADDRESS: chainAddress.optional(),
+  USDC_ADDRESS: chainAddress.optional(),
+  /** Block explorer of a real chain (transactions at `{url}/tx/{hash}`); the embedded chain has its own view. */
+  CHAIN_EXPLORER_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  /** Blocks on top of a plan payment before it activates the plan. */
+  CHAIN_CONFIRMATIONS: count(1, 1_000).default(2),
+  /** Starting a bot needs an active plan, with per-plan limits of running bots (docs/plans.md). */
+  PLANS_REQUIRED: boolFlag.default(false),
 });
+
+/** The contracts a real chain is given by (all or none). */
+export const CHAIN_ADDRESS_KEYS = [
+  'TOKEN_ADDRESS',
+  'SALE_ADDRESS',
+  'POOL_ADDRESS',
+  'PLANS_ADDRESS',
+  'USDT_ADDRESS',
+  'USDC_ADDRESS',
+] as const;
+
+export type ChainMode = 'embedded' | 'rpc' | 'off';
+
+/** Where the platform token lives (docs/chain.md). */
+export interface ChainConfig {
+  mode: ChainMode;
+  chainId: number;
+  /** The node's own URL (rpc mode); the embedded node's is known once it runs. */
+  rpcUrl: string | null;
+  /** Real chain: the configured contracts; embedded: null (deployed and recorded on first start). */
+  addresses: {
+    token: `0x${string}`;
+    sale: `0x${string}`;
+    pool: `0x${string}`;
+    plans: `0x${string}`;
+    usdt: `0x${string}`;
+    usdc: `0x${string}`;
+  } | null;
+  explorerUrl: string | null;
+  confirmations: number;
+  /** The embedded node's folder (state file, pid file). */
+  dir: string;
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -80,6 +146,7 @@ export interface Config extends Env {
   mailOutboxDir: string;
   webDistDir: string;
   isProduction: boolean;
+  chain: ChainConfig;
 }
 
 export class ConfigError extends Error {
@@ -104,11 +171,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(['SIMULATOR_CONTROL: the simulator control is refused in production mode']);
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const chain = chainConfig(e, dataDir);
   return {
     ...e,
     dataDir,
     mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     isProduction: e.NODE_ENV === 'production',
+    chain,
+  };
+}
+
+/** The chain keys checked together: a real chain needs its URL and all six addresses. */
+function chainConfig(e: Env, dataDir: string): ChainConfig {
+  const given = CHAIN_ADDRESS_KEYS.filter((k) => e[k] !== undefined);
+  const problems: string[] = [];
+  if (e.CHAIN_RPC_URL && given.length < CHAIN_ADDRESS_KEYS.length) {
+    const missing = CHAIN_ADDRESS_KEYS.filter((k) => e[k] === undefined).join(', ');
+    problems.push(`CHAIN_RPC_URL: a real chain needs all six contract addresses; missing ${missing}`);
+  }
+  if (!e.CHAIN_RPC_URL && given.length > 0) {
+    problems.push(`${given.join(', ')}: contract addresses need CHAIN_RPC_URL (the real chain they are on)`);
+  }
+  if (e.CHAIN === 'embedded' && e.CHAIN_RPC_URL) {
+    problems.push(
+      'CHAIN: embedded runs its own node; unset CHAIN_RPC_URL, or unset CHAIN to use the real chain',
+    );
+  }
+  const off = e.CHAIN === 'off' || (e.CHAIN === undefined && !e.CHAIN_RPC_URL && e.NODE_ENV === 'test');
+  if (e.PLANS_REQUIRED && off) {
+    problems.push('PLANS_REQUIRED: plans are paid on the chain, which is off (CHAIN=off)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const mode: ChainMode = off ? 'off' : e.CHAIN_RPC_URL ? 'rpc' : 'embedded';
+  const addresses =
+    mode === 'rpc'
+      ? {
+          token: e.TOKEN_ADDRESS!,
+          sale: e.SALE_ADDRESS!,
+          pool: e.POOL_ADDRESS!,
+          plans: e.PLANS_ADDRESS!,
+          usdt: e.USDT_ADDRESS!,
+          usdc: e.USDC_ADDRESS!,
+        }
+      : null;
+  return {
+    mode,
+    chainId: e.CHAIN_ID,
+    rpcUrl: mode === 'rpc' ? e.CHAIN_RPC_URL! : null,
+    addresses,
+    explorerUrl: mode === 'rpc' ? (e.CHAIN_EXPLORER_URL ?? 'https://arbiscan.io') : null,
+    confirmations: e.CHAIN_CONFIRMATIONS,
+    dir: path.join(dataDir, 'chain'),
   };
 }

@@ -18,3 +18,4 @@ export * from './arbitrage';
 export * from './signal';
 export * from './trading';
 export * from './backtest';
+export * from './chain';

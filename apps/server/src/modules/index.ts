@@ -8,6 +8,7 @@ import { exchangesRoutes } from './exchanges/routes';
 import { walletRoutes } from './wallet/routes';
 import { botsRoutes } from './bots/routes';
 import { backtestRoutes } from './backtest/routes';
+import { chainRoutes } from './chain/routes';
 
 export interface AppModule {
   name: string;
@@ -28,4 +29,5 @@ export const modules: AppModule[] = [
   { name: 'wallet', plugin: walletRoutes },
   { name: 'bots', plugin: botsRoutes },
   { name: 'backtest', plugin: backtestRoutes },
+  { name: 'chain', plugin: chainRoutes },
 ];

@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ArbitragePage } from '../features/arbitrage/components/ArbitragePage';
+import { ChainTxPage } from '../features/chain/components/ChainTxPage';
 import { LoginPage } from '../features/auth/components/LoginPage';
 import { RegisterPage } from '../features/auth/components/RegisterPage';
 import { DashboardPage } from '../features/dashboard/components/DashboardPage';
@@ -50,6 +51,8 @@ export const routes: RouteObject[] = [
       { path: '/forum', element: <ForumPage /> },
       { path: '/login', element: <LoginPage /> },
       { path: '/registro', element: <RegisterPage /> },
+      // The embedded chain's own transaction view (links of the token, staking and plan flows).
+      { path: '/chain/tx/:hash', element: <ChainTxPage /> },
       // The guard's redirect target; opened from the header only by the support account.
       { path: '/spot', element: <SpotPage /> },
       { path: '/futuros', element: <FuturesPage /> },

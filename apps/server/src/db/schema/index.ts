@@ -8,3 +8,4 @@ export * from './market';
 export * from './signal';
 export * from './trading';
 export * from './backtest';
+export * from './chain';

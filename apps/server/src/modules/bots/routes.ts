@@ -25,6 +25,7 @@ import { manualRoutes } from './manual/routes';
 import { pendingRoutes } from './pending/routes';
 import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
+import { enforcePlansOnBotStarts } from '../chain/plans.service';
 
 const tags = ['bots'];
 
@@ -38,6 +39,7 @@ export const runners = new WeakMap<AppContext, BotRunner>();
  */
 export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const repo = new BotsRepository(ctx.db);
+  enforcePlansOnBotStarts(ctx, repo);
   const runner = new BotRunner({
     store: repo,
     market: () => {

@@ -1,168 +1,259 @@
 import { Alert, Anchor, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { estimatedTokens, isValidAmount, sameAddress, TOKEN_SALE, type PaymentMethod } from '../config';
-
-/** The EIP-1193 subset the modal uses (a browser wallet such as MetaMask). */
-interface Eip1193Provider {
-  request: (args: { method: string; params?: unknown[] }) => Promise<unknown>;
-  on?: (event: string, listener: (...args: unknown[]) => void) => void;
-  removeListener?: (event: string, listener: (...args: unknown[]) => void) => void;
-}
-
-const browserWallet = (): Eip1193Provider | undefined =>
-  (window as unknown as { ethereum?: Eip1193Provider }).ethereum;
-
-const shortAddress = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+import { errorMessage } from '../../../shared/api/client';
+import { sameAddress, useChainInfo } from '../../../shared/onchain/api';
+import { balanceKeys, chainContext, useWalletBalances } from '../../../shared/onchain/hooks';
+import { loadChainActions } from '../../../shared/onchain/load';
+import { TxSteps, useTxSteps } from '../../../shared/onchain/TxSteps';
+import { isLive } from '../../../shared/onchain/types';
+import { connectErrorText, WalletButton, WrongNetworkAlert } from '../../../shared/onchain/WalletConnect';
+import { browserWallet, useBrowserWallet } from '../../../shared/onchain/wallet';
+import { useSession } from '../../../shared/session/session';
+import { useFaucet } from '../api/faucet';
+import {
+  estimatedTokens,
+  first120,
+  formatAmount,
+  isValidAmount,
+  TOKEN_SALE,
+  type PaymentMethod,
+} from '../config';
 
 /**
- * Token purchase modal (spec part 1 §2 "Token purchase modal"): fixed estimated price, USDT or USDC,
- * amount, connect/disconnect a browser wallet, Buy Now, a DEX swap link on Arbitrum and, for the
- * contract owner's wallet only, Withdraw USDT. The on-chain purchase itself comes with the sale
- * contract in a later release; the modal says so instead of pretending.
+ * Token purchase modal (spec part 1 §2 "Token purchase modal", §4, §5, §8): fixed estimated price,
+ * USDT or USDC, amount, connect/disconnect a browser wallet, the chain check with a switch button,
+ * Buy Now (approve → wait → buy → wait, each step shown with its transaction), Withdraw USDT for the
+ * sale owner's wallet, "Get test USDT" on the embedded chain, and the DEX swap link.
+ *
+ * The content mounts only while the modal is open, so the chain settings are read then; viem and the
+ * ABIs are loaded on the first on-chain action.
  */
 export function BuyTokenModal({
   opened,
   onClose,
-  ownerAddress = TOKEN_SALE.ownerAddress,
+  ownerAddress,
 }: {
   opened: boolean;
   onClose: () => void;
+  /** Overrides the sale owner GET /api/chain gives (tests). */
   ownerAddress?: string | null;
 }) {
   const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('token.title')} centered data-testid="buy-token-modal">
+      {opened && <BuyTokenPanel ownerAddress={ownerAddress} />}
+    </Modal>
+  );
+}
+
+function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const queryClient = useQueryClient();
+  const chain = useChainInfo();
+  const info = chain.data;
+  const wallet = useBrowserWallet(info?.chainId);
+  const balances = useWalletBalances(info, wallet);
+  const faucet = useFaucet();
+  const steps = useTxSteps();
   const [method, setMethod] = useState<PaymentMethod>('USDT');
   const [amount, setAmount] = useState('');
-  const [account, setAccount] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [connecting, setConnecting] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
 
-  // Follow the wallet when the user switches or disconnects accounts in it.
-  useEffect(() => {
-    const eth = browserWallet();
-    if (!eth?.on || !account) return;
-    const onAccounts = (...args: unknown[]) => {
-      const list = args[0];
-      setAccount(Array.isArray(list) && typeof list[0] === 'string' ? list[0] : null);
-    };
-    eth.on('accountsChanged', onAccounts);
-    return () => eth.removeListener?.('accountsChanged', onAccounts);
-  }, [account]);
+  const owner = ownerAddress !== undefined ? ownerAddress : (info?.owner ?? null);
+  const isOwner = sameAddress(wallet.account, owner);
+  const live = isLive(info);
+  const refreshBalances = () =>
+    queryClient.invalidateQueries({ queryKey: balanceKeys.wallet(wallet.account, wallet.chainId) });
 
-  const connect = useCallback(async () => {
-    setError(null);
-    setNotice(null);
-    const eth = browserWallet();
-    if (!eth) {
-      setError(t('token.metamaskNotDetected'));
-      return;
-    }
-    setConnecting(true);
-    try {
-      const accounts = await eth.request({ method: 'eth_requestAccounts' });
-      const first = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : null;
-      setAccount(first);
-      const chainId = await eth.request({ method: 'eth_chainId' }).catch(() => null);
-      if (typeof chainId === 'string' && parseInt(chainId, 16) !== TOKEN_SALE.chainId) {
-        setError(t('token.wrongNetwork'));
-      }
-    } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : t('token.connectFailed'));
-    } finally {
-      setConnecting(false);
-    }
-  }, [t]);
-
-  const disconnect = () => {
-    setAccount(null);
-    setError(null);
-    setNotice(null);
-  };
-
-  const buy = () => {
-    setNotice(null);
+  const buy = async () => {
+    setSuccess(null);
     if (!isValidAmount(amount)) {
       setError(t('token.invalidAmount'));
       return;
     }
+    if (!browserWallet()) {
+      setError(t('onchain.metamaskNotDetected'));
+      return;
+    }
+    const current = info ?? (await chain.refetch()).data;
+    if (!isLive(current)) {
+      setError(current ? t('onchain.chainOff') : t('onchain.chainUnavailable'));
+      return;
+    }
     setError(null);
-    setNotice(t('token.purchaseLater'));
+    let account = wallet.account;
+    let chainId = wallet.chainId;
+    if (!account) {
+      try {
+        ({ account, chainId } = await wallet.connect());
+      } catch (err) {
+        setError(connectErrorText(t, err));
+        return;
+      }
+    }
+    // The network warning (with its switch button) is on screen while the wallet is elsewhere.
+    if (chainId !== current.chainId || !account) return;
+    const provider = browserWallet();
+    if (!provider) return;
+    setBusy(true);
+    steps.start(['approve', 'buy']);
+    try {
+      const actions = await loadChainActions();
+      const ctx = { provider, info: current, account };
+      const { tokens } = await actions.buyTokens(ctx, method, amount.trim(), steps.onStep);
+      setSuccess(t('token.purchaseDone', { tokens: formatAmount(tokens), symbol: TOKEN_SALE.symbol }));
+      await refreshBalances();
+    } catch (err) {
+      steps.fail();
+      const actions = await loadChainActions().catch(() => null);
+      const message = actions ? actions.chainErrorText(err) : errorMessage(err);
+      setError(t('token.purchaseError', { message: first120(message) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const withdraw = async () => {
+    setSuccess(null);
+    setError(null);
+    const ctx = chainContext(info, wallet);
+    if (!ctx) return;
+    setBusy(true);
+    steps.start(['withdraw']);
+    try {
+      const actions = await loadChainActions();
+      const { amount: taken } = await actions.withdrawSaleUsdt(ctx, steps.onStep);
+      setSuccess(t('token.withdrawDone', { amount: formatAmount(taken, 6) }));
+      await refreshBalances();
+    } catch (err) {
+      steps.fail();
+      const actions = await loadChainActions().catch(() => null);
+      const message = actions ? actions.chainErrorText(err) : errorMessage(err);
+      setError(t('token.withdrawError', { message: first120(message) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const getTestFunds = async () => {
+    if (!wallet.account) return;
+    setError(null);
+    setSuccess(null);
+    try {
+      await faucet.mutateAsync(wallet.account);
+      setSuccess(t('token.faucetDone'));
+      await refreshBalances();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
   };
 
   const parsed = isValidAmount(amount) ? Number(amount) : 0;
-  const isOwner = sameAddress(account, ownerAddress);
+  const onChain = live && wallet.account !== null && !wallet.wrongChain;
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('token.title')} centered data-testid="buy-token-modal">
-      <Stack gap="sm">
-        <Text size="sm" data-testid="token-price">
-          {t('token.estimatedPrice', { price: TOKEN_SALE.estimatedPrice, symbol: TOKEN_SALE.symbol })}
+    <Stack gap="sm">
+      <Text size="sm" data-testid="token-price">
+        {t('token.estimatedPrice', { price: TOKEN_SALE.estimatedPrice, symbol: TOKEN_SALE.symbol })}
+      </Text>
+      <div>
+        <Text size="sm" fw={500} mb={4}>
+          {t('token.paymentMethod')}
         </Text>
-        <div>
-          <Text size="sm" fw={500} mb={4}>
-            {t('token.paymentMethod')}
-          </Text>
-          <SegmentedControl
-            fullWidth
-            value={method}
-            onChange={setMethod}
-            data={[...TOKEN_SALE.paymentMethods]}
-            aria-label={t('token.paymentMethod')}
-          />
-        </div>
-        <TextInput
-          label={t('token.amount', { method })}
-          placeholder="100"
-          inputMode="decimal"
-          value={amount}
-          onChange={(e) => setAmount(e.currentTarget.value)}
-          data-testid="token-amount"
+        <SegmentedControl
+          fullWidth
+          value={method}
+          onChange={(v) => setMethod(v)}
+          data={[...TOKEN_SALE.paymentMethods]}
+          aria-label={t('token.paymentMethod')}
+          disabled={busy}
         />
-        <Text size="sm" c="dimmed" data-testid="token-estimate">
-          {t('token.youReceive', { tokens: estimatedTokens(parsed), symbol: TOKEN_SALE.symbol })}
+      </div>
+      <TextInput
+        label={t('token.amount', { method })}
+        placeholder="100"
+        inputMode="decimal"
+        value={amount}
+        onChange={(e) => setAmount(e.currentTarget.value)}
+        disabled={busy}
+        data-testid="token-amount"
+      />
+      <Text size="sm" c="dimmed" data-testid="token-estimate">
+        {t('token.youReceive', { tokens: estimatedTokens(parsed), symbol: TOKEN_SALE.symbol })}
+      </Text>
+      <Group grow>
+        <WalletButton wallet={wallet} onError={setError} testIdPrefix="token" />
+        <Button onClick={() => void buy()} loading={busy} data-testid="token-buy">
+          {t('token.buyNow')}
+        </Button>
+      </Group>
+      <WrongNetworkAlert wallet={wallet} info={info} testIdPrefix="token" />
+      {onChain && balances.data && (
+        <Text
+          size="sm"
+          data-testid="token-balances"
+          data-token={balances.data.token}
+          data-usdt={balances.data.usdt}
+        >
+          {t('token.balances', {
+            token: formatAmount(balances.data.token),
+            usdt: formatAmount(balances.data.usdt),
+            usdc: formatAmount(balances.data.usdc),
+          })}
         </Text>
-        <Group grow>
-          {account ? (
-            <Button variant="default" onClick={disconnect} data-testid="token-disconnect">
-              {t('token.disconnect', { address: shortAddress(account) })}
+      )}
+      {info?.faucet && (
+        <Stack gap={4}>
+          <Text size="xs" c="dimmed">
+            {t('token.faucetHint')}
+          </Text>
+          {user ? (
+            <Button
+              variant="light"
+              onClick={() => void getTestFunds()}
+              loading={faucet.isPending}
+              disabled={!onChain || busy}
+              data-testid="token-faucet"
+            >
+              {t('token.faucet')}
             </Button>
           ) : (
-            <Button variant="default" onClick={connect} loading={connecting} data-testid="token-connect">
-              {t('token.connect')}
-            </Button>
+            <Text size="xs" c="dimmed" data-testid="token-faucet-login">
+              {t('token.faucetLogin')}
+            </Text>
           )}
-          <Button onClick={buy} data-testid="token-buy">
-            {t('token.buyNow')}
-          </Button>
-        </Group>
-        {isOwner && (
-          <Button
-            color="red"
-            variant="light"
-            onClick={() => setNotice(t('token.purchaseLater'))}
-            data-testid="token-withdraw"
-          >
-            {t('token.withdraw')}
-          </Button>
-        )}
-        {error && (
-          <Alert color="red" data-testid="token-error">
-            {error}
-          </Alert>
-        )}
-        {notice && (
-          <Alert color="yellow" data-testid="token-notice">
-            {notice}
-          </Alert>
-        )}
-        <Text size="xs" c="dimmed">
-          {t('token.comingLater')}
-        </Text>
-        <Anchor href={TOKEN_SALE.swapUrl} target="_blank" rel="noopener noreferrer" data-testid="token-swap">
-          {t('token.swapLink')}
-        </Anchor>
-      </Stack>
-    </Modal>
+        </Stack>
+      )}
+      {isOwner && onChain && (
+        <Button
+          color="red"
+          variant="light"
+          onClick={() => void withdraw()}
+          disabled={busy}
+          data-testid="token-withdraw"
+        >
+          {t('token.withdraw')}
+        </Button>
+      )}
+      <TxSteps steps={steps.steps} info={info} testId="token-steps" />
+      {error && (
+        <Alert color="red" data-testid="token-error">
+          {error}
+        </Alert>
+      )}
+      {success && (
+        <Alert color="teal" data-testid="token-success">
+          {success}
+        </Alert>
+      )}
+      <Anchor href={TOKEN_SALE.swapUrl} target="_blank" rel="noopener noreferrer" data-testid="token-swap">
+        {t('token.swapLink')}
+      </Anchor>
+    </Stack>
   );
 }

@@ -1,0 +1,130 @@
+import { formatUnits } from 'viem';
+import {
+  CHAIN_MESSAGES,
+  fillMessage,
+  PLAN_CATALOG,
+  PLAN_DAYS,
+  PLAN_IDS,
+  type PlanId,
+  type PlansResponse,
+} from '@bytx/contract';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../lib/errors';
+import type { BotsRepository } from '../bots/bots.repository';
+import type { ChainReader } from './reader';
+import { ChainRepository, type PlanPaymentRow } from './repository';
+import type { ChainRuntime } from './runtime';
+
+const DAY_MS = 86_400_000;
+const PLAN_MS = PLAN_DAYS * DAY_MS;
+
+export const planIdOf = (plan: number): PlanId | null =>
+  PLAN_IDS.find((id) => PLAN_CATALOG[id].plan === plan) ?? null;
+
+export interface PlanPeriod {
+  id: PlanId;
+  plan: number;
+  expiresAt: number;
+  txHash: string;
+}
+
+/**
+ * The plan a user's confirmed payments give at `now` (docs/plans.md). Payments count in the order they
+ * were paid: one of the plan in force adds 30 days to its end; one of another plan starts that plan at
+ * once for 30 days, plus what was left of the previous plan converted at the two plans' prices; one
+ * after the previous period ended starts a new period.
+ */
+export function activePlanOf(payments: PlanPaymentRow[], now: number): PlanPeriod | null {
+  const last = payments.reduce<PlanPeriod | null>((prev, p) => {
+    const id = planIdOf(p.plan);
+    if (!id) return prev;
+    const t = p.paidAt.getTime();
+    if (!prev || prev.expiresAt <= t) return { id, plan: p.plan, expiresAt: t + PLAN_MS, txHash: p.txHash };
+    if (prev.plan === p.plan) return { ...prev, expiresAt: prev.expiresAt + PLAN_MS, txHash: p.txHash };
+    const left = ((prev.expiresAt - t) * PLAN_CATALOG[prev.id].usdCents) / PLAN_CATALOG[id].usdCents;
+    return { id, plan: p.plan, expiresAt: t + PLAN_MS + Math.floor(left), txHash: p.txHash };
+  }, null);
+  return last && last.expiresAt > now ? last : null;
+}
+
+/** GET /api/plans: prices, the user's payment ref, the active plan and payments waiting for confirmations. */
+export class PlansService {
+  constructor(
+    private readonly runtime: ChainRuntime,
+    private readonly reader: ChainReader,
+    private readonly repo: ChainRepository,
+    private readonly plansRequired: boolean,
+    /** The chain's latest block as the indexer last saw it. */
+    private readonly head: () => bigint | null,
+  ) {}
+
+  async active(userId: string): Promise<PlanPeriod | null> {
+    return activePlanOf(await this.repo.planPayments(this.runtime.chainId, userId), Date.now());
+  }
+
+  async view(userId: string): Promise<PlansResponse> {
+    const [ref, prices, active] = await Promise.all([
+      this.repo.paymentRef(userId),
+      this.reader.planPrices(),
+      this.active(userId),
+    ]);
+    const head = this.head();
+    const required = this.runtime.config.confirmations;
+    const pendingRows =
+      this.runtime.mode === 'off' ? [] : await this.repo.pendingPayments(this.runtime.chainId, ref);
+    const pending: PlansResponse['pending'] = [];
+    for (const e of pendingRows) {
+      const args = e.args as { plan?: unknown };
+      const id = planIdOf(Number(args.plan));
+      if (!id) continue;
+      const confirmations = head === null ? 0 : Math.max(0, Number(head) - e.blockNumber + 1);
+      pending.push({ id, plan: PLAN_CATALOG[id].plan, tx_hash: e.txHash, confirmations, required });
+    }
+    return {
+      success: true,
+      plans: PLAN_IDS.map((id) => {
+        const c = PLAN_CATALOG[id];
+        const wei = prices[c.plan];
+        return {
+          id,
+          plan: c.plan,
+          name: c.name,
+          price_usd: c.usdCents / 100,
+          price_tokens: Number(formatUnits(wei, 18)),
+          price_tokens_wei: wei.toString(),
+          max_bots: c.maxBots,
+        };
+      }),
+      payment_ref: ref,
+      active: active
+        ? { id: active.id, plan: active.plan, expires_at: active.expiresAt, tx_hash: active.txHash }
+        : null,
+      pending,
+      required: this.plansRequired,
+      days: PLAN_DAYS,
+    };
+  }
+}
+
+/**
+ * PLANS_REQUIRED (docs/plans.md): every bot a user starts is inserted through `insertBot` with the bot
+ * cap (`startCap()`), whatever its kind; with PLANS_REQUIRED this wraps that one door of the bots
+ * repository so a start needs an active plan (403) and respects the plan's limit of running bots inside
+ * the same locked count as MAX_BOTS_PER_USER. Inserts without a cap (what a bot leaves behind, manual
+ * orders) are not bot starts and pass as before. Without PLANS_REQUIRED nothing changes.
+ */
+export function enforcePlansOnBotStarts(ctx: AppContext, bots: BotsRepository): void {
+  if (!ctx.config.PLANS_REQUIRED) return;
+  const repo = new ChainRepository(ctx.db);
+  const chainId = ctx.config.chain.chainId;
+  const insert = bots.insertBot.bind(bots);
+  bots.insertBot = async (row, cap) => {
+    if (!cap) return insert(row, cap);
+    const active = activePlanOf(await repo.planPayments(chainId, row.userId), Date.now());
+    if (!active) throw new HttpError(403, CHAIN_MESSAGES.planRequired, { code: 'plan_required' });
+    const max = PLAN_CATALOG[active.id].maxBots;
+    if (max >= cap.max) return insert(row, cap);
+    const message = fillMessage(CHAIN_MESSAGES.planLimit, { plan: PLAN_CATALOG[active.id].name, max });
+    return insert(row, { ...cap, max, full: () => new HttpError(403, message, { code: 'plan_limit' }) });
+  };
+}
