@@ -147,7 +147,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
         // Mantine and the Swagger UI set inline styles.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // A real chain (CHAIN_RPC_URL) is read by the browser from its own origin (docs/chain.md).
+        connectSrc: ["'self'", ...(config.chain.rpcUrl ? [new URL(config.chain.rpcUrl).origin] : [])],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

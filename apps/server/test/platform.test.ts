@@ -35,6 +35,28 @@ describe('platform basics', () => {
     expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
+  });
+
+  it('lets the browser read a configured real chain: its origin joins connect-src', async () => {
+    const address = (n: number) => `0x${String(n).repeat(40)}`;
+    const rpc = await makeTestApp({
+      CHAIN_RPC_URL: 'http://127.0.0.1:9/rpc/key',
+      TOKEN_ADDRESS: address(1),
+      SALE_ADDRESS: address(2),
+      POOL_ADDRESS: address(3),
+      PLANS_ADDRESS: address(4),
+      USDT_ADDRESS: address(5),
+      USDC_ADDRESS: address(6),
+    });
+    try {
+      const res = await rpc.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.headers['content-security-policy']).toMatch(
+        /connect-src 'self' http:\/\/127\.0\.0\.1:9(;|$)/,
+      );
+    } finally {
+      await rpc.close();
+    }
   });
 });
 
