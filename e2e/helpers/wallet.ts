@@ -10,7 +10,8 @@
  * (`wallet_addEthereumChain` with the proxy URL), then switches.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { createWalletClient, defineChain, http, type Hex } from 'viem';
+import { paddedHttp } from '@bytx/chain/node';
+import { createWalletClient, defineChain, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
 export interface TestWalletOptions {
@@ -114,7 +115,8 @@ export async function installTestWallet(
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [url] } },
     });
-    const client = createWalletClient({ account, chain, transport: http(url, { retryCount: 0 }) });
+    // Gas estimates with a margin, as a browser wallet adds one (paddedHttp).
+    const client = createWalletClient({ account, chain, transport: paddedHttp(url, { retryCount: 0 }) });
     try {
       // viem fills nonce, gas and fees through the proxy, signs here and sends eth_sendRawTransaction.
       const hash = await client.sendTransaction({

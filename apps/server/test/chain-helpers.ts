@@ -41,6 +41,10 @@ export function proxyTransport(t: TestApp) {
         err.data = body.error.data;
         throw err;
       }
+      // A margin on gas estimates, as browser wallets add one (paddedHttp in @bytx/chain/node).
+      if (method === 'eth_estimateGas' && typeof body.result === 'string') {
+        return `0x${((BigInt(body.result) * 5n) / 4n).toString(16)}`;
+      }
       return body.result;
     },
   });

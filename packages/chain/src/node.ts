@@ -9,15 +9,18 @@ import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
+  custom,
   createPublicClient,
   createWalletClient,
   defineChain,
   getAddress,
   http,
+  toHex,
   type Address,
   type Chain,
   type Hash,
   type Hex,
+  type HttpTransportConfig,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bytxTokenAbi, earningsPoolAbi, planPaymentsAbi, testStablecoinAbi, tokenSaleAbi } from './abi';
@@ -29,6 +32,25 @@ import {
   tokenSaleBytecode,
 } from './bytecode';
 import { SALE_PRICE, type ChainAddresses } from './index';
+
+/**
+ * An http transport whose gas estimates carry a 25 % margin, as browser wallets add one. The pool's gas
+ * depends on the block's time (a checkpoint rewritten in the same second costs about 2,800 gas less
+ * than one moved to a new second), so an exact estimate made in one second can fall short in the
+ * block of the next one and the transaction reverts out of gas.
+ */
+export function paddedHttp(url: string, config?: HttpTransportConfig) {
+  const base = http(url, config)({ retryCount: config?.retryCount ?? 0 });
+  return custom({
+    async request({ method, params }: { method: string; params?: unknown }) {
+      const result: unknown = await base.request({ method, params } as never);
+      if (method === 'eth_estimateGas' && typeof result === 'string') {
+        return toHex((BigInt(result) * 5n) / 4n);
+      }
+      return result;
+    },
+  });
+}
 
 /** The first 10 accounts of anvil's default mnemonic ("test test … junk"); each starts with 10,000 ETH. */
 export const ANVIL_ACCOUNTS: readonly { address: Address; privateKey: Hex }[] = [

@@ -28,7 +28,7 @@ import {
   tokenSaleAbi,
   type ChainAddresses,
 } from '../src/index';
-import { ANVIL_ACCOUNTS, chainFor, deployAll, startAnvil, type AnvilHandle } from '../src/node';
+import { ANVIL_ACCOUNTS, chainFor, deployAll, paddedHttp, startAnvil, type AnvilHandle } from '../src/node';
 
 export const CHAIN_ID = 31337;
 /** One whole token / stablecoin unit in base units. */
@@ -74,7 +74,7 @@ function clients(rpcUrl: string) {
     publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }),
     testClient: createTestClient({ chain, transport, mode: 'anvil' }),
     wallets: ANVIL_ACCOUNTS.map(({ privateKey }) =>
-      createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport }),
+      createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport: paddedHttp(rpcUrl) }),
     ),
   };
 }

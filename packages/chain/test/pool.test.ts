@@ -1,5 +1,12 @@
 /** EarningsPool against a real anvil: tiers, accrual over time, the 2-token auto-pay, caps, owner calls. */
-import { parseEventLogs, type Address, type Hex, type TransactionReceipt } from 'viem';
+import {
+  createPublicClient,
+  http,
+  parseEventLogs,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
+} from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   APY_TIERS,
@@ -10,6 +17,7 @@ import {
   earningsPoolAbi,
   planPaymentsAbi,
 } from '../src/index';
+import { paddedHttp } from '../src/node';
 import { TOKEN, YEAR, revertName, startChain, type Fixture } from './fixture';
 
 let f: Fixture;
@@ -400,6 +408,23 @@ describe('EarningsPool', () => {
     });
     expect(await view('poolAvailable')).toBe(50_001_000n * TOKEN);
     expect(await view('totalStaked')).toBe(0n);
+  });
+
+  it('gas estimates carry a 25 % margin (an unstake a second after the estimate costs more)', async () => {
+    await give(1, 100n * TOKEN);
+    await stake(1, 100n * TOKEN);
+    const call = {
+      account: f.address(1),
+      address: pool,
+      abi: earningsPoolAbi,
+      functionName: 'unstake',
+      args: [TOKEN],
+    } as const;
+    const exact = await createPublicClient({ transport: http(f.anvil.rpcUrl) }).estimateContractGas(call);
+    const padded = await createPublicClient({ transport: paddedHttp(f.anvil.rpcUrl) }).estimateContractGas(
+      call,
+    );
+    expect(padded).toBe((exact * 5n) / 4n);
   });
 
   it('withdraw: owner only, from the reserve only (never the stakes), emits LiquidityWithdrawn', async () => {

@@ -1,5 +1,5 @@
 import { type ChainAddresses } from '@bytx/chain';
-import { chainFor, deployAll, hasCode } from '@bytx/chain/node';
+import { chainFor, deployAll, hasCode, paddedHttp } from '@bytx/chain/node';
 import { CHAIN_MESSAGES } from '@bytx/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -207,7 +207,7 @@ export class ChainRuntime {
     return createWalletClient({
       account: owner,
       chain: this.chain!,
-      transport: http(rpcUrl, { timeout: 15_000 }),
+      transport: paddedHttp(rpcUrl, { timeout: 15_000 }),
     });
   }
 
