@@ -99,9 +99,11 @@ describe('chain API on the embedded chain', () => {
 
   it('faucet: test USDT, USDC and ETH once per user per 10 minutes', async () => {
     const w = userWallet(t);
-    const bad = await call(alice, 'POST', '/api/chain/faucet', { address: '0x1234' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe(EARNINGS_MESSAGES.invalidAddress);
+    for (const address of ['0x1234', `0x${'0'.repeat(40)}`]) {
+      const bad = await call(alice, 'POST', '/api/chain/faucet', { address });
+      expect(bad.status, address).toBe(400);
+      expect(bad.body.message).toBe(EARNINGS_MESSAGES.invalidAddress);
+    }
     const res = await call(alice, 'POST', '/api/chain/faucet', { address: w.address });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: true, address: w.address, message: CHAIN_MESSAGES.faucetDone });
@@ -148,6 +150,7 @@ describe('chain API on the embedded chain', () => {
         valid.slice(0, 41),
         `${valid}0`,
         `0x${'g'.repeat(40)}`,
+        `0x${'0'.repeat(40)}`,
         // A checksummed address with one letter's case flipped: a typo.
         valid.replace(/[a-f]/, (c) => c.toUpperCase()),
         12345,

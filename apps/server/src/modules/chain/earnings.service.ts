@@ -21,7 +21,13 @@ const refuse = (status: number, message: string, code: string) => new HttpError(
  */
 export function parseWalletAddress(raw: unknown): Address {
   const s = typeof raw === 'string' ? raw.trim() : '';
-  if (s.length !== EARNINGS_LIMITS.addressLength || !/^0x[0-9a-fA-F]{40}$/.test(s) || !isAddress(s)) {
+  // The zero address holds no keys: nobody can stake from it, and a token mint to it reverts.
+  if (
+    s.length !== EARNINGS_LIMITS.addressLength ||
+    !/^0x[0-9a-fA-F]{40}$/.test(s) ||
+    !isAddress(s) ||
+    /^0x0{40}$/.test(s)
+  ) {
     throw refuse(400, EARNINGS_MESSAGES.invalidAddress, 'invalid_address');
   }
   return getAddress(s);
