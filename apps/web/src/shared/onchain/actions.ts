@@ -61,6 +61,28 @@ function clients(ctx: ChainContext) {
 type Clients = ReturnType<typeof clients>;
 
 /** Signs and sends one transaction, waits for it to be mined, fails on a revert. */
+/** The approve step before a contract takes `value` of an ERC-20 (stablecoin or token) from the user. */
+function approveStep(c: Clients, onStep: OnStep, coin: Address, spender: Address, value: bigint) {
+  return run(c, 'approve', onStep, () =>
+    c.wallet.writeContract({
+      address: coin,
+      abi: bytxTokenAbi,
+      functionName: 'approve',
+      args: [spender, value],
+    }),
+  );
+}
+
+/** The sale's USDT balance in base units (what Withdraw USDT takes). */
+function saleUsdt(c: Clients, a: ChainContext['info']['addresses']) {
+  return c.pub.readContract({
+    address: a.usdt,
+    abi: testStablecoinAbi,
+    functionName: 'balanceOf',
+    args: [a.sale],
+  });
+}
+
 async function run(c: Clients, step: StepKey, onStep: OnStep, send: () => Promise<Hash>): Promise<Hash> {
   onStep({ step, phase: 'sign' });
   const hash = await send();
@@ -147,14 +169,7 @@ export async function buyTokens(
     functionName: 'tokensFor',
     args: [value],
   });
-  await run(c, 'approve', onStep, () =>
-    c.wallet.writeContract({
-      address: coin,
-      abi: testStablecoinAbi,
-      functionName: 'approve',
-      args: [a.sale, value],
-    }),
-  );
+  await approveStep(c, onStep, coin, a.sale, value);
   await run(c, 'buy', onStep, async () => {
     const { request } = await c.pub.simulateContract({
       account: ctx.account,
@@ -170,27 +185,14 @@ export async function buyTokens(
 
 /** The sale's USDT balance (what Withdraw USDT takes), display string. */
 export async function saleUsdtBalance(ctx: ChainContext): Promise<string> {
-  const c = clients(ctx);
-  const a = ctx.info.addresses;
-  const bal = await c.pub.readContract({
-    address: a.usdt,
-    abi: testStablecoinAbi,
-    functionName: 'balanceOf',
-    args: [a.sale],
-  });
-  return formatUnits(bal, STABLE_DECIMALS);
+  return formatUnits(await saleUsdt(clients(ctx), ctx.info.addresses), STABLE_DECIMALS);
 }
 
 /** Withdraw USDT (the sale's owner only): the sale's whole USDT balance to the connected address. */
 export async function withdrawSaleUsdt(ctx: ChainContext, onStep: OnStep): Promise<{ amount: string }> {
   const c = clients(ctx);
   const a = ctx.info.addresses;
-  const bal = await c.pub.readContract({
-    address: a.usdt,
-    abi: testStablecoinAbi,
-    functionName: 'balanceOf',
-    args: [a.sale],
-  });
+  const bal = await saleUsdt(c, a);
   if (bal === 0n) throw new Error('The sale holds no USDT to withdraw.');
   await run(c, 'withdraw', onStep, async () => {
     const { request } = await c.pub.simulateContract({
@@ -210,14 +212,7 @@ export async function stakeTokens(ctx: ChainContext, amount: string, onStep: OnS
   const c = clients(ctx);
   const a = ctx.info.addresses;
   const value = parseUnits(amount, TOKEN_DECIMALS);
-  await run(c, 'approve', onStep, () =>
-    c.wallet.writeContract({
-      address: a.token,
-      abi: bytxTokenAbi,
-      functionName: 'approve',
-      args: [a.pool, value],
-    }),
-  );
+  await approveStep(c, onStep, a.token, a.pool, value);
   await run(c, 'stake', onStep, async () => {
     const { request } = await c.pub.simulateContract({
       account: ctx.account,
@@ -293,14 +288,7 @@ export async function payPlan(
     functionName: 'priceInTokens',
     args: [plan],
   });
-  await run(c, 'approve', onStep, () =>
-    c.wallet.writeContract({
-      address: a.token,
-      abi: bytxTokenAbi,
-      functionName: 'approve',
-      args: [a.plans, price],
-    }),
-  );
+  await approveStep(c, onStep, a.token, a.plans, price);
   const hash = await run(c, 'pay', onStep, async () => {
     const { request } = await c.pub.simulateContract({
       account: ctx.account,
