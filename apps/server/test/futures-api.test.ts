@@ -18,7 +18,8 @@ const until = <T>(fn: () => Promise<T | null | undefined | false>) => waitFor(fn
  * whole position, the funding rate, TP and SL on a short, and a manual futures order next to a
  * derivatives bot on the same market. Paper swaps: market orders fill 0.01 % off the price (a buy above,
  * a sell below), resting limits at their own price; fees 0.05 % taker, 0.02 % maker; the derivatives
- * wallet starts with 10,000 USDT.
+ * wallet starts with 10,000 USDT. Market orders stay under 500 USD, the smallest level of the simulated
+ * book (drawn each second): a larger one can take the second level in an unlucky second.
  */
 describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on paper accounts', () => {
   let t: TestApp;
@@ -98,31 +99,31 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
     expect(short.body.error).toBe('❌ Insufficient balance. Required: 10000.20, Available: 10000.00');
     expect(await position(alice)).toBeNull();
 
-    const preview = await order(alice, { side: 'long', quantity: '0.01', dry_run: true });
-    expect(preview.body.preview).toMatchObject({ symbol: PERP, side: 'buy', price: 100_000, value: 1000 });
+    const preview = await order(alice, { side: 'long', quantity: '0.004', dry_run: true });
+    expect(preview.body.preview).toMatchObject({ symbol: PERP, side: 'buy', price: 100_000, value: 400 });
 
-    const r = await order(alice, { side: 'long', quantity: '0.01' });
+    const r = await order(alice, { side: 'long', quantity: '0.004' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.message).toBe('✅ Order filled: buy 0.01 BTC at 100010 USDT.');
+    expect(r.body.message).toBe('✅ Order filled: buy 0.004 BTC at 100010 USDT.');
     expect(r.body.order).toMatchObject({
       symbol: PERP,
       market: 'swap',
       side: 'buy',
       status: 'filled',
-      filled: 0.01,
+      filled: 0.004,
       average: 100_010,
-      fee: 0.50005,
+      fee: 0.20002,
       reduce_only: false,
     });
-    // Margin 0.01 × 100,010 ÷ 5 = 200.02, fee 0.05 % = 0.50005.
+    // Margin 0.004 × 100,010 ÷ 5 = 80.008, fee 0.05 % = 0.20002.
     expect(await position(alice)).toMatchObject({
       side: 'long',
-      contracts: 0.01,
+      contracts: 0.004,
       entry_price: 100_010,
       leverage: 5,
-      margin: 200.02,
+      margin: 80.008,
     });
-    expect(await marginFree(alice)).toBeCloseTo(10_000 - 200.02 - 0.50005, 8);
+    expect(await marginFree(alice)).toBeCloseTo(10_000 - 80.008 - 0.20002, 8);
     // The spot wallet did not move.
     expect((await call(alice, 'GET', `/api/wallet?exchange=${EX}`)).body.balances).toMatchObject({
       USDT: 10_000,
@@ -138,14 +139,14 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
     expect(wrongSide.body.error).toBe(
       '❌ Reduce-only: there is no short position on BTC/USDT:USDT to reduce.',
     );
-    const r = await order(alice, { side: 'sell', quantity: '0.004', reduce_only: true });
+    const r = await order(alice, { side: 'sell', quantity: '0.0016', reduce_only: true });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.order).toMatchObject({ side: 'sell', reduce_only: true, status: 'filled', filled: 0.004 });
-    expect(await position(alice)).toMatchObject({ side: 'long', contracts: 0.006 });
+    expect(r.body.order).toMatchObject({ side: 'sell', reduce_only: true, status: 'filled', filled: 0.0016 });
+    expect(await position(alice)).toMatchObject({ side: 'long', contracts: 0.0024 });
     const journal = await t.ctx.database.sql.query(`SELECT o.amount FROM bot_orders o WHERE o.bot_id = $1`, [
       r.body.order.id,
     ]);
-    expect(journal).toEqual([{ amount: '0.004' }]);
+    expect(journal).toEqual([{ amount: '0.0016' }]);
   });
 
   it('closes the whole position at market with a reduce-only order', async () => {
@@ -155,8 +156,8 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
     expect(r.body.order).toMatchObject({
       side: 'sell',
       type: 'market',
-      quantity: 0.006,
-      filled: 0.006,
+      quantity: 0.0024,
+      filled: 0.0024,
       reduce_only: true,
       status: 'filled',
     });
@@ -167,9 +168,9 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
       `/api/spot/orders?exchange=${EX}&symbol=${encodeURIComponent(PERP)}`,
     );
     expect((list.body.fills as Json[]).map((f) => [f.role, f.side, f.quantity])).toEqual([
-      ['close', 'sell', 0.006],
-      ['entry', 'sell', 0.004],
-      ['entry', 'buy', 0.01],
+      ['close', 'sell', 0.0024],
+      ['entry', 'sell', 0.0016],
+      ['entry', 'buy', 0.004],
     ]);
     const again = await call(alice, 'POST', '/api/futures/close', { exchange: EX, symbol: PERP });
     expect(again.status).toBe(400);
@@ -181,7 +182,7 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
 
   it('a short’s take profit (a reduce-only limit buy) closes it with the round trip’s PnL', async () => {
     await setPrice(100_000);
-    const r = await order(bob, { side: 'short', quantity: '0.01', tp: '99000', sl: '102000' });
+    const r = await order(bob, { side: 'short', quantity: '0.004', tp: '99000', sl: '102000' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const id = r.body.order.id as string;
     expect(r.body.order).toMatchObject({ side: 'sell', average: 99_990, exit_state: 'active' });
@@ -195,14 +196,14 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
       const o = await one(bob, id);
       return o.exit_state === 'tp_filled' ? o : null;
     });
-    // 0.01 × (99,990 − 99,000) − 0.49995 (taker 0.05 %) − 0.198 (maker 0.02 %) = 9.20205 USDT.
-    expect(done.pnl).toBeCloseTo(9.20205, 8);
+    // 0.004 × (99,990 − 99,000) − 0.19998 (taker 0.05 %) − 0.0792 (maker 0.02 %) = 3.68082 USDT.
+    expect(done.pnl).toBeCloseTo(3.68082, 8);
     expect(await position(bob)).toBeNull();
   });
 
   it('a short’s stop loss closes it at market (reduce-only) and cancels the take profit', async () => {
     await setPrice(100_000);
-    const r = await order(bob, { side: 'short', quantity: '0.01', tp: '95000', sl: '101000' });
+    const r = await order(bob, { side: 'short', quantity: '0.004', tp: '95000', sl: '101000' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const id = r.body.order.id as string;
     await setPrice(101_100);
@@ -210,8 +211,8 @@ describe('Futures orders (/api/spot/order on a perpetual, /api/futures/*) on pap
       const o = await one(bob, id);
       return o.exit_state === 'sl_filled' ? o : null;
     });
-    // Bought back at 101,100 × 1.0001 = 101,110.11: 0.01 × (99,990 − 101,110.11) − 0.49995 − 0.50555055.
-    expect(done.pnl).toBeCloseTo(-12.20660055, 8);
+    // Bought back at 101,100 × 1.0001 = 101,110.11: 0.004 × (99,990 − 101,110.11) − 0.19998 − 0.20222022.
+    expect(done.pnl).toBeCloseTo(-4.88264022, 8);
     expect(await position(bob)).toBeNull();
     const rows = await t.ctx.database.sql.query(
       `SELECT role, side, status FROM bot_orders WHERE bot_id = $1 ORDER BY created_at`,

@@ -35,6 +35,8 @@ const until = <T>(fn: () => Promise<T | null | undefined | false>) => waitFor(fn
  * failure (500), the open-orders limit, favourites per user, the access rule, and manual orders kept out
  * of every bot list, history and cap. Paper fills (Binance): a market buy at the ask, 0.01 % above the
  * price, a market sell at the bid, 0.01 % below, a resting limit at its own price; fee 0.1 % in USDT.
+ * Market orders stay under 500 USD, the smallest level of the simulated book (500-20,000 USD, drawn
+ * each second): a larger one can take the second level in an unlucky second and fill 0.02 % worse.
  */
 describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', () => {
   let database: Database;
@@ -324,10 +326,10 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
     await setPrice(100_000);
     const before = await wallet(alice);
     expect(before).toMatchObject({ USDT: 10_000, BTC: 0 });
-    const r = await order(alice, { symbol: SYM, side: 'buy', type: 'Market', quantity: '0.01' });
+    const r = await order(alice, { symbol: SYM, side: 'buy', type: 'Market', quantity: '0.004' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.message).toBe('✅ Order filled: buy 0.01 BTC at 100010 USDT.');
-    // 0.01 × 100,010 = 1,000.10 USDT, fee 1.0001 USDT.
+    expect(r.body.message).toBe('✅ Order filled: buy 0.004 BTC at 100010 USDT.');
+    // 0.004 × 100,010 = 400.04 USDT, fee 0.40004 USDT.
     expect(r.body.order).toMatchObject({
       exchange: EX,
       symbol: SYM,
@@ -335,11 +337,11 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       side: 'buy',
       type: 'market',
       price: null,
-      quantity: 0.01,
-      filled: 0.01,
+      quantity: 0.004,
+      filled: 0.004,
       average: 100_010,
-      cost: 1000.1,
-      fee: 1.0001,
+      cost: 400.04,
+      fee: 0.40004,
       fee_currency: 'USDT',
       status: 'filled',
       reduce_only: false,
@@ -349,7 +351,8 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       pnl: null,
       error: null,
     });
-    expect(await wallet(alice)).toMatchObject({ USDT: 8998.8999, BTC: 0.01 });
+    // 10,000 − 400.04 − 0.40004 = 9,599.55996 USDT.
+    expect(await wallet(alice)).toMatchObject({ USDT: 9599.55996, BTC: 0.004 });
     const list = await orders(alice, `?exchange=${EX}&symbol=${encodeURIComponent(SYM)}`);
     expect(list.open).toEqual([]);
     expect(list.recent.map((o) => o.id)).toEqual([r.body.order.id]);
@@ -360,9 +363,9 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
         side: 'buy',
         role: 'entry',
         price: 100_010,
-        quantity: 0.01,
-        value: 1000.1,
-        fee: 1.0001,
+        quantity: 0.004,
+        value: 400.04,
+        fee: 0.40004,
         fee_currency: 'USDT',
       }),
     ]);
@@ -410,7 +413,7 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       side: 'sell',
       type: 'limit',
       price: '105000.011',
-      quantity: '0.0099999',
+      quantity: '0.0039999',
       tp: '99999.996',
       sl: '110000.006',
       dry_run: 'true',
@@ -419,8 +422,8 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
     expect(sell.body.preview).toMatchObject({
       side: 'sell',
       price: 105000.02,
-      quantity: 0.00999,
-      value: 1048.9501998,
+      quantity: 0.00399,
+      value: 418.9500798,
       tp: 100000,
       sl: 110000.01,
     });
@@ -508,7 +511,7 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       symbol: SYM,
       side: 'buy',
       type: 'market',
-      quantity: '0.01',
+      quantity: '0.004',
       tp: '101000',
       sl: '95000',
     });
@@ -528,16 +531,16 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       const o = await one(alice, id);
       return o.exit_state === 'tp_filled' ? o : null;
     });
-    // 0.01 × (101,000 − 100,010) − 1.0001 (entry fee) − 1.01 (the TP's fee) = 7.8899 USDT.
-    expect(done.pnl).toBeCloseTo(7.8899, 8);
+    // 0.004 × (101,000 − 100,010) − 0.40004 (entry fee) − 0.404 (the TP's fee) = 3.15596 USDT.
+    expect(done.pnl).toBeCloseTo(3.15596, 8);
     expect(done.status).toBe('filled');
     const fills = (await orders(alice)).fills.filter((f) => f.order_id === id);
     expect(fills.map((f) => [f.role, f.side, f.price, f.quantity])).toEqual([
-      ['take_profit', 'sell', 101_000, 0.01],
-      ['entry', 'buy', 100_010, 0.01],
+      ['take_profit', 'sell', 101_000, 0.004],
+      ['entry', 'buy', 100_010, 0.004],
     ]);
     const trades = await q('SELECT pnl_net, manual FROM bot_trades WHERE bot_id = $1', [id]);
-    expect(trades).toEqual([{ pnl_net: '7.8899', manual: true }]);
+    expect(trades).toEqual([{ pnl_net: '3.15596', manual: true }]);
   });
 
   it('reaching the stop loss cancels the take profit and closes at market', async () => {
@@ -546,7 +549,7 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       symbol: SYM,
       side: 'buy',
       type: 'market',
-      quantity: '0.01',
+      quantity: '0.004',
       tp: '110000',
       sl: '99000',
     });
@@ -560,8 +563,8 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
       const o = await one(alice, id);
       return o.exit_state === 'sl_filled' ? o : null;
     });
-    // Sold at the bid, 98,900 × 0.9999 = 98,890.11: 0.01 × (98,890.11 − 100,010) − 1.0001 − 0.9889011.
-    expect(done.pnl).toBeCloseTo(-13.1879011, 8);
+    // Sold at the bid, 98,900 × 0.9999 = 98,890.11: 0.004 × (98,890.11 − 100,010) − 0.40004 − 0.39556044.
+    expect(done.pnl).toBeCloseTo(-5.27516044, 8);
     const rows = await q('SELECT role, side, type, status, filled FROM bot_orders WHERE bot_id = $1', [id]);
     expect(rows.map((o) => [o.role, o.side, o.type, o.status])).toEqual(
       expect.arrayContaining([
