@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -139,7 +139,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     hooks: { beforeUserDelete: [], beforeConnectionChange: [] },
   };
 
-  await app.register(fastifyHelmet, {
+  // Security headers, built once: @fastify/helmet builds the whole middleware (and parses the CSP) again
+  // for every request, which cost more than a cached session lookup (issue 18's profile).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -159,6 +161,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     hsts: { maxAge: 31536000, includeSubDomains: true },
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
   // Limits are opt-in per route (`config: { rateLimit: {...} }`): login, code sends, 2FA, forum posts.
   await app.register(fastifyRateLimit, {
@@ -185,6 +190,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await app.register(loadSheddingPlugin, {
     maxInFlight: config.SHED_MAX_IN_FLIGHT,
     maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+    maxPerTurn: config.SHED_MAX_PER_TURN,
   });
   await app.register(inputPlugin);
   await app.register(authPlugin, { ctx });
@@ -195,7 +201,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDistDir, wildcard: false, index: false });
+    // preCompressed: the build writes .br and .gz beside each asset (apps/web/vite.config.ts).
+    await app.register(fastifyStatic, {
+      root: config.webDistDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';

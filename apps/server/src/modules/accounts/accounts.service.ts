@@ -148,7 +148,8 @@ export class AccountsService {
     return {
       id: user.id,
       email: user.email,
-      has2FA: await this.twofa.isEnabled(user.id),
+      // Cached (session-cache.ts): every page load asks /api/me; every 2FA write drops the flag.
+      has2FA: await this.twofa.repo.isEnabledCached(user.id),
       language: mailLanguage(user.language),
       isSupport: isSupportEmail(this.ctx.config, user.email),
       canTrade: canTrade(this.ctx.config, user.email),

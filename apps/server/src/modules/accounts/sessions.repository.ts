@@ -2,6 +2,9 @@ import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { sessionCacheFor, type SessionCache, type SessionRow, type SessionUser } from './session-cache';
+
+export type { SessionUser } from './session-cache';
 
 /** A session ends after 7 days without use, or 30 days after login, whichever comes first. */
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -11,15 +14,13 @@ export const PENDING_2FA_MS = 5 * 60 * 1000;
 /** last_seen_at is written at most once a minute per session, to keep reads cheap. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  language: string;
-  sessionId: string;
-}
-
 export class SessionsRepository {
-  constructor(private readonly db: Db) {}
+  /** Shared by every repository on this database handle (session-cache.ts). */
+  readonly cache: SessionCache;
+
+  constructor(private readonly db: Db) {
+    this.cache = sessionCacheFor(db);
+  }
 
   /** Creates a session and returns the bearer token; only its hash is stored. */
   async create(
@@ -40,16 +41,31 @@ export class SessionsRepository {
     return token;
   }
 
-  /** The user behind a token of the given kind, or null when unknown, expired or idle too long. */
+  /**
+   * The user behind a token of the given kind, or null when unknown, expired or idle too long.
+   * Sessions come from the cache when it holds them (session-cache.ts); the 2FA temporary token is
+   * always read from the database (it is used once).
+   */
   async resolve(
     token: string,
     kind: 'session' | 'pending_2fa',
     now = new Date(),
   ): Promise<SessionUser | null> {
+    const tokenHash = sha256(token);
+    if (kind === 'pending_2fa') {
+      const row = await this.read(tokenHash, kind);
+      return row && (await this.stillValid(tokenHash, row, kind, now)) ? row.user : null;
+    }
+    // The TTL runs on the real clock (how old the copy is); expiry below on `now` (the session's time).
+    const row =
+      this.cache.get(tokenHash) ?? (await this.cache.load(tokenHash, () => this.read(tokenHash, 'session')));
+    return row && (await this.stillValid(tokenHash, row, kind, now)) ? row.user : null;
+  }
+
+  private async read(tokenHash: string, kind: 'session' | 'pending_2fa'): Promise<SessionRow | null> {
     const rows = await this.db
       .select({
         sessionId: sessions.id,
-        kind: sessions.kind,
         lastSeenAt: sessions.lastSeenAt,
         expiresAt: sessions.expiresAt,
         id: users.id,
@@ -58,23 +74,44 @@ export class SessionsRepository {
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, sha256(token)), eq(sessions.kind, kind)))
+      .where(and(eq(sessions.tokenHash, tokenHash), eq(sessions.kind, kind)))
       .limit(1);
     const row = rows[0];
     if (!row) return null;
-    const idleExpired = kind === 'session' && now.getTime() - row.lastSeenAt.getTime() > SESSION_IDLE_MS;
-    if (row.expiresAt.getTime() <= now.getTime() || idleExpired) {
-      await this.db.delete(sessions).where(eq(sessions.id, row.sessionId));
-      return null;
+    return {
+      user: { id: row.id, email: row.email, language: row.language, sessionId: row.sessionId },
+      lastSeenAt: row.lastSeenAt.getTime(),
+      expiresAt: row.expiresAt.getTime(),
+    };
+  }
+
+  /** Expiry (deleted on sight) and the once-a-minute last_seen_at write, for cached and read rows alike. */
+  private async stillValid(
+    tokenHash: string,
+    row: SessionRow,
+    kind: 'session' | 'pending_2fa',
+    now: Date,
+  ): Promise<boolean> {
+    const t = now.getTime();
+    const idleExpired = kind === 'session' && t - row.lastSeenAt > SESSION_IDLE_MS;
+    if (row.expiresAt <= t || idleExpired) {
+      await this.db.delete(sessions).where(eq(sessions.id, row.user.sessionId));
+      this.cache.invalidateSession(row.user.sessionId);
+      this.cache.drop(tokenHash);
+      return false;
     }
-    if (kind === 'session' && now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      await this.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+    if (kind === 'session' && t - row.lastSeenAt > TOUCH_EVERY_MS) {
+      // Recorded before the write so the requests that arrive meanwhile do not write it again.
+      this.cache.touched(tokenHash, t);
+      row.lastSeenAt = t;
+      await this.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.user.sessionId));
     }
-    return { id: row.id, email: row.email, language: row.language, sessionId: row.sessionId };
+    return true;
   }
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.delete(sessions).where(eq(sessions.id, sessionId));
+    this.cache.invalidateSession(sessionId);
   }
 
   /** Revokes every session of a user, except `keepSessionId` when given. */
@@ -86,6 +123,8 @@ export class SessionsRepository {
           ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
           : eq(sessions.userId, userId),
       );
+    // The kept session is dropped too and simply re-read: simpler than sparing it, and rare.
+    this.cache.invalidateUser(userId);
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

@@ -1,19 +1,31 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { userTotp } from '../../db/schema/index';
+import { sessionCacheFor, type SessionCache } from './session-cache';
 
 export type TotpRow = typeof userTotp.$inferSelect;
 
+/** Every write drops the user's cached 2FA flag right after it (session-cache.ts). */
 export class TotpRepository {
-  constructor(private readonly db: Db) {}
+  private readonly cache: SessionCache;
+
+  constructor(private readonly db: Db) {
+    this.cache = sessionCacheFor(db);
+  }
 
   async get(userId: string): Promise<TotpRow | null> {
     const [row] = await this.db.select().from(userTotp).where(eq(userTotp.userId, userId)).limit(1);
     return row ?? null;
   }
 
+  /** From the database: login and password change decide on it. */
   async isEnabled(userId: string): Promise<boolean> {
     return (await this.get(userId))?.enabled ?? false;
+  }
+
+  /** Through the session cache: only for showing it (`/api/me`), which every page load asks for. */
+  async isEnabledCached(userId: string): Promise<boolean> {
+    return this.cache.twofaEnabled(userId, () => this.isEnabled(userId));
   }
 
   async upsert(userId: string, values: Partial<Omit<TotpRow, 'userId'>>, now = new Date()): Promise<void> {
@@ -21,6 +33,7 @@ export class TotpRepository {
       .insert(userTotp)
       .values({ userId, ...values, updatedAt: now })
       .onConflictDoUpdate({ target: userTotp.userId, set: { ...values, updatedAt: now } });
+    this.cache.invalidateTwofa(userId);
   }
 
   /**
@@ -39,6 +52,7 @@ export class TotpRepository {
         and(eq(userTotp.userId, userId), or(isNull(userTotp.lastUsedStep), lt(userTotp.lastUsedStep, step))),
       )
       .returning({ userId: userTotp.userId });
+    this.cache.invalidateTwofa(userId);
     return rows.length === 1;
   }
 }
