@@ -4,5 +4,6 @@ export * from './precision';
 export * from './derivatives';
 export * from './simulator';
 export * from './paper-venue';
+export * from './matching/order-book';
 export * from './addresses';
 export * from './ccxt-venue';

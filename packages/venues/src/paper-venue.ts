@@ -22,6 +22,7 @@ import {
   simulatedFundingRate,
   type ContractSpec,
 } from './derivatives';
+import { RestingOrderBook } from './matching/order-book';
 import { floorToStep, money, roundDecimals, roundToStep, stepDecimals } from './precision';
 import type {
   Balances,
@@ -254,11 +255,8 @@ interface FillResult {
   filled: number;
 }
 
+/** A symbol whose prices the account follows (its resting orders live in `resting`). */
 interface SymbolBook {
-  /** Resting buys by price ascending: the best (highest) last. */
-  buys: Order[];
-  /** Resting sells by price descending: the best (lowest) last. */
-  sells: Order[];
   unsubscribe: () => void;
 }
 
@@ -295,6 +293,8 @@ export class PaperVenue implements Venue {
   private readonly byClientId = new Map<string, string>();
   private readonly closedIds: string[] = [];
   private readonly books = new Map<string, SymbolBook>();
+  /** Resting limit orders by price (the matching core: no balances, no I/O). */
+  private readonly resting = new RestingOrderBook<Order>();
   private marketsCache: Record<string, Market> = {};
   private readonly listeners = new Set<OrderListener>();
   private readyPromise: Promise<void> | null = null;
@@ -447,6 +447,7 @@ export class PaperVenue implements Venue {
     this.isClosed = true;
     for (const b of this.books.values()) b.unsubscribe();
     this.books.clear();
+    this.resting.clear();
     this.listeners.clear();
     this.liquidationListeners.clear();
     await this.inFlight;
@@ -1337,9 +1338,7 @@ export class PaperVenue implements Venue {
 
   /** Number of resting orders (benchmarks, diagnostics). */
   get restingCount(): number {
-    let n = 0;
-    for (const b of this.books.values()) n += b.buys.length + b.sells.length;
-    return n;
+    return this.resting.size;
   }
 
   // --- matching index ---------------------------------------------------------------------------
@@ -1368,7 +1367,7 @@ export class PaperVenue implements Venue {
   private bookFor(symbol: string): SymbolBook {
     let b = this.books.get(symbol);
     if (!b) {
-      const book: SymbolBook = { buys: [], sells: [], unsubscribe: () => undefined };
+      const book: SymbolBook = { unsubscribe: () => undefined };
       this.books.set(symbol, book);
       book.unsubscribe = this.feed.subscribe(symbol, (price, ts) => this.onPrice(symbol, price, ts));
       b = book;
@@ -1376,42 +1375,15 @@ export class PaperVenue implements Venue {
     return b;
   }
 
-  /**
-   * Sorted insert with the best price at the END of each list (buys ascending, sells descending),
-   * so a fill pops from the end and a new best order is pushed: no shifting of a large book.
-   */
+  /** Rests a limit order (price-time priority) and follows its symbol's price. */
   private insertResting(order: Order): void {
-    const b = this.bookFor(order.symbol);
-    const list = order.side === 'buy' ? b.buys : b.sells;
-    list.splice(this.firstNotWorse(list, order), 0, order);
+    this.bookFor(order.symbol);
+    this.resting.add(order);
   }
 
-  /** First index whose price is not worse than the order's (equal or better). */
-  private firstNotWorse(list: Order[], order: Order): number {
-    const p = order.price ?? 0;
-    const worse = order.side === 'buy' ? (q: number) => q < p : (q: number) => q > p;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (worse(list[mid]!.price ?? 0)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
+  /** Takes an order off the book (nothing when it does not rest). */
   private removeResting(order: Order): void {
-    const b = this.books.get(order.symbol);
-    if (!b) return;
-    const list = order.side === 'buy' ? b.buys : b.sells;
-    for (let i = this.firstNotWorse(list, order); i < list.length && list[i]!.price === order.price; i++) {
-      if (list[i] === order) {
-        list.splice(i, 1);
-        return;
-      }
-    }
-    const i = list.indexOf(order);
-    if (i >= 0) list.splice(i, 1);
+    this.resting.cancel(order.id);
   }
 
   /**
@@ -1436,18 +1408,15 @@ export class PaperVenue implements Venue {
     }
   }
 
-  /** Fills only the crossed orders, taken from the ends of the lists; returns them. */
+  /** Fills only the crossed orders (the matching core touches nothing else); returns them. */
   private match(symbol: string, price: number, ts: number): Order[] {
-    const b = this.books.get(symbol);
     const market = this.marketsCache[symbol];
-    if (!b || !market) return [];
-    let nb = b.buys.length;
-    while (nb > 0 && (b.buys[nb - 1]!.price ?? 0) >= price) nb--;
-    let ns = b.sells.length;
-    while (ns > 0 && (b.sells[ns - 1]!.price ?? Infinity) <= price) ns--;
-    if (nb === b.buys.length && ns === b.sells.length) return [];
-    // Oldest first within the crossed set (ids are sequential).
-    const filled = [...b.buys.splice(nb), ...b.sells.splice(ns)].sort((x, y) => Number(x.id) - Number(y.id));
+    if (!this.books.has(symbol) || !market) return [];
+    const filled = this.resting.cross(symbol, price);
+    if (filled.length === 0) return filled;
+    // Oldest first within the crossed set (ids are sequential): a fill changes balances and
+    // positions, so the order of fills is the order they were placed in, whatever their prices.
+    if (filled.length > 1) filled.sort((x, y) => Number(x.id) - Number(y.id));
     for (const o of filled) {
       const kind = this.derivKindOfOrder(market, o);
       if (kind) {
