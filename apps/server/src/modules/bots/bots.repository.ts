@@ -2,6 +2,7 @@ import { MANUAL_KIND } from '@bytx/engine';
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
+import { readCacheFor, type ReadCache } from './read-cache';
 
 export type BotRow = typeof bots.$inferSelect;
 export type NewBotRow = typeof bots.$inferInsert;
@@ -38,8 +39,48 @@ export interface BotWrite {
   events?: NewBotEventRow[];
 }
 
+/**
+ * Bots, their orders, trades, events and settings. Every write here also drops the read cache of the
+ * bot's user (read-cache.ts; docs/read-path.md), after it completes; rows read teach the cache whose
+ * bot is whose.
+ */
 export class BotsRepository {
-  constructor(private readonly db: Db) {}
+  /** The read cache of this database (shared by every repository on it). */
+  readonly reads: ReadCache;
+
+  constructor(private readonly db: Db) {
+    this.reads = readCacheFor(db);
+  }
+
+  /** Notes the owners of rows read (so a later write to one of them drops only its user's answers). */
+  private owned<T extends { id: string; userId: string } | null>(row: T): T {
+    if (row) this.reads.noteOwner(row.id, row.userId);
+    return row;
+  }
+  private ownedAll<T extends { id: string; userId: string }>(rows: T[]): T[] {
+    for (const r of rows) this.reads.noteOwner(r.id, r.userId);
+    return rows;
+  }
+
+  /** Runs a write of the user's bot data, then drops the user's cached answers (also when it failed). */
+  private async forUser<T>(userId: string, fn: () => PromiseLike<T>): Promise<T> {
+    try {
+      return await this.reads.attributed(fn);
+    } finally {
+      this.reads.touchUser(userId);
+    }
+  }
+  /** The same for a write known by its bot id. */
+  private async forBot<T>(botId: string, fn: () => PromiseLike<T>): Promise<T> {
+    try {
+      return await this.reads.attributed(fn);
+    } finally {
+      this.reads.touchBot(botId);
+      // The runner sets its in-memory state right after the write resolves: answers computed in between
+      // may have read the state before it, so they are dropped once more on the next turn.
+      setImmediate(() => this.reads.touchBot(botId));
+    }
+  }
 
   /**
    * Inserts a bot. With `cap`, only while the user has fewer than `cap.max` active bots (kinds in
@@ -47,6 +88,14 @@ export class BotsRepository {
    * a per-user transaction lock, so starts arriving at once cannot pass the cap together.
    */
   async insertBot(
+    row: NewBotRow,
+    cap?: { max: number; except: string[]; full: () => Error },
+  ): Promise<BotRow> {
+    const bot = await this.forUser(row.userId, () => this.insertBotRow(row, cap));
+    return this.owned(bot);
+  }
+
+  private async insertBotRow(
     row: NewBotRow,
     cap?: { max: number; except: string[]; full: () => Error },
   ): Promise<BotRow> {
@@ -77,7 +126,7 @@ export class BotsRepository {
 
   async byId(id: string): Promise<BotRow | null> {
     const [row] = await this.db.select().from(bots).where(eq(bots.id, id)).limit(1);
-    return row ?? null;
+    return this.owned(row ?? null);
   }
 
   /** The user's active bot of `kind` on (exchange, symbol). */
@@ -95,7 +144,7 @@ export class BotsRepository {
         ),
       )
       .limit(1);
-    return row ?? null;
+    return this.owned(row ?? null);
   }
 
   /** Active bots of a user, every kind but `except` and manual orders (MAX_BOTS_PER_USER). */
@@ -129,11 +178,13 @@ export class BotsRepository {
       status === 'closed' ? inArray(bots.status, ['stopped', 'error']) : eq(bots.status, status),
       kind !== undefined ? eq(bots.kind, kind) : withManual ? undefined : notManual,
     );
-    return this.db
-      .select()
-      .from(bots)
-      .where(where)
-      .orderBy(status === 'active' ? asc(bots.startedAt) : desc(bots.stoppedAt));
+    return this.ownedAll(
+      await this.db
+        .select()
+        .from(bots)
+        .where(where)
+        .orderBy(status === 'active' ? asc(bots.startedAt) : desc(bots.stoppedAt)),
+    );
   }
 
   /**
@@ -141,18 +192,20 @@ export class BotsRepository {
    * (`config.vnc_handed`): the classic DCA's VNC handover. Filtered in SQL: it runs on every list poll.
    */
   async closedWithResidual(userId: string, kind: string): Promise<BotRow[]> {
-    return this.db
-      .select()
-      .from(bots)
-      .where(
-        and(
-          eq(bots.userId, userId),
-          eq(bots.kind, kind),
-          inArray(bots.status, ['stopped', 'error']),
-          sql`jsonb_typeof(${bots.state} -> 'residual') = 'object'`,
-          sql`coalesce((${bots.config} ->> 'vnc_handed')::boolean, false) = false`,
+    return this.ownedAll(
+      await this.db
+        .select()
+        .from(bots)
+        .where(
+          and(
+            eq(bots.userId, userId),
+            eq(bots.kind, kind),
+            inArray(bots.status, ['stopped', 'error']),
+            sql`jsonb_typeof(${bots.state} -> 'residual') = 'object'`,
+            sql`coalesce((${bots.config} ->> 'vnc_handed')::boolean, false) = false`,
+          ),
         ),
-      );
+    );
   }
 
   /** Active bots with this problem (optionally on one pair): the ones to try again. */
@@ -162,25 +215,35 @@ export class BotsRepository {
   ): Promise<BotRow[]> {
     const where = [eq(bots.status, 'active'), eq(bots.problem, problem)];
     if (pair) where.push(eq(bots.exchange, pair.exchange), eq(bots.symbol, pair.symbol));
-    return this.db
-      .select()
-      .from(bots)
-      .where(and(...where));
+    return this.ownedAll(
+      await this.db
+        .select()
+        .from(bots)
+        .where(and(...where)),
+    );
   }
 
   async allActive(): Promise<BotRow[]> {
-    return this.db.select().from(bots).where(eq(bots.status, 'active')).orderBy(asc(bots.startedAt));
+    return this.ownedAll(
+      await this.db.select().from(bots).where(eq(bots.status, 'active')).orderBy(asc(bots.startedAt)),
+    );
   }
 
   async updateBot(id: string, patch: Partial<NewBotRow>): Promise<void> {
-    await this.db
-      .update(bots)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(bots.id, id));
+    await this.forBot(id, () =>
+      this.db
+        .update(bots)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(bots.id, id)),
+    );
   }
 
   /** Applies one step's writes atomically: state, journal rows, trades and events together. */
   async write(w: BotWrite): Promise<void> {
+    await this.forBot(w.botId, () => this.writeStep(w));
+  }
+
+  private async writeStep(w: BotWrite): Promise<void> {
     await this.db.transaction(async (tx) => {
       const patch: Partial<NewBotRow> = { updatedAt: new Date() };
       if (w.state !== undefined) patch.state = w.state;
@@ -209,10 +272,16 @@ export class BotsRepository {
   }
 
   async updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>): Promise<void> {
-    await this.db
-      .update(botOrders)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(botOrders.clientOrderId, clientOrderId));
+    try {
+      await this.reads.attributed(() =>
+        this.db
+          .update(botOrders)
+          .set({ ...patch, updatedAt: new Date() })
+          .where(eq(botOrders.clientOrderId, clientOrderId)),
+      );
+    } finally {
+      this.reads.touchOrder(clientOrderId);
+    }
   }
 
   async order(clientOrderId: string): Promise<BotOrderRow | null> {
@@ -249,7 +318,7 @@ export class BotsRepository {
   }
 
   async event(e: NewBotEventRow): Promise<void> {
-    await this.db.insert(botEvents).values(e);
+    await this.forBot(e.botId, () => this.db.insert(botEvents).values(e));
   }
 
   async events(botId: string, limit: number): Promise<BotEventRow[]> {
@@ -316,13 +385,15 @@ export class BotsRepository {
     key: { exchange?: string; symbol?: string },
     patch: { apartado?: string; leverage?: number },
   ): Promise<void> {
-    await this.db
-      .insert(botUserSettings)
-      .values({ userId, exchange: key.exchange ?? '', symbol: key.symbol ?? '', ...patch })
-      .onConflictDoUpdate({
-        target: [botUserSettings.userId, botUserSettings.exchange, botUserSettings.symbol],
-        set: { ...patch, updatedAt: new Date() },
-      });
+    await this.forUser(userId, () =>
+      this.db
+        .insert(botUserSettings)
+        .values({ userId, exchange: key.exchange ?? '', symbol: key.symbol ?? '', ...patch })
+        .onConflictDoUpdate({
+          target: [botUserSettings.userId, botUserSettings.exchange, botUserSettings.symbol],
+          set: { ...patch, updatedAt: new Date() },
+        }),
+    );
   }
 
   /**
@@ -332,7 +403,9 @@ export class BotsRepository {
    */
   async lease(runnerId: string, ttlMs: number, takeAll: boolean, limit = 100000): Promise<string[]> {
     const until = new Date(Date.now() + ttlMs).toISOString();
-    const rows = await this.db.execute(sql`
+    // No answer shows a lease: the lease writes leave the read cache alone.
+    const rows = await this.reads.attributed(() =>
+      this.db.execute(sql`
       UPDATE bots SET leased_by = ${runnerId}, lease_until = ${until}
       WHERE id IN (
         SELECT id FROM bots
@@ -342,7 +415,8 @@ export class BotsRepository {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING id`);
+      RETURNING id`),
+    );
     const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { id: string }[];
     return list.map((r) => r.id);
   }
@@ -358,11 +432,13 @@ export class BotsRepository {
     takeAll: boolean,
   ): Promise<{ ok: true } | { ok: false; holder: string }> {
     const until = new Date(Date.now() + ttlMs).toISOString();
-    const rows = await this.db.execute(sql`
+    const rows = await this.reads.attributed(() =>
+      this.db.execute(sql`
       UPDATE bots SET leased_by = ${runnerId}, lease_until = ${until}
       WHERE id = ${botId} AND status = 'active'
         AND (${takeAll} OR leased_by IS NULL OR leased_by = ${runnerId} OR lease_until < now())
-      RETURNING id`);
+      RETURNING id`),
+    );
     const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as unknown[];
     if (list.length > 0) return { ok: true };
     const [row] = await this.db
@@ -375,10 +451,12 @@ export class BotsRepository {
 
   /** Gives one bot's lease back (an API-only process that took it for one action). */
   async releaseLease(botId: string, runnerId: string): Promise<void> {
-    await this.db
-      .update(bots)
-      .set({ leasedBy: null, leaseUntil: null })
-      .where(and(eq(bots.id, botId), eq(bots.leasedBy, runnerId)));
+    await this.reads.attributed(() =>
+      this.db
+        .update(bots)
+        .set({ leasedBy: null, leaseUntil: null })
+        .where(and(eq(bots.id, botId), eq(bots.leasedBy, runnerId))),
+    );
   }
 
   async addAction(a: {
@@ -387,7 +465,9 @@ export class BotsRepository {
     event: unknown;
     stopTimeoutMs: number | null;
   }): Promise<string> {
-    const [row] = await this.db.insert(botActions).values(a).returning({ id: botActions.id });
+    const [row] = await this.reads.attributed(() =>
+      this.db.insert(botActions).values(a).returning({ id: botActions.id }),
+    );
     return row!.id;
   }
 
@@ -407,11 +487,13 @@ export class BotsRepository {
     outcome: { ok?: boolean; error?: string } = {},
   ): Promise<boolean> {
     const done = to === 'running' ? {} : { doneAt: new Date() };
-    const rows = await this.db
-      .update(botActions)
-      .set({ status: to, ...done, ...outcome })
-      .where(and(eq(botActions.id, id), eq(botActions.status, from)))
-      .returning({ id: botActions.id });
+    const rows = await this.reads.attributed(() =>
+      this.db
+        .update(botActions)
+        .set({ status: to, ...done, ...outcome })
+        .where(and(eq(botActions.id, id), eq(botActions.status, from)))
+        .returning({ id: botActions.id }),
+    );
     return rows.length > 0;
   }
 
@@ -421,6 +503,8 @@ export class BotsRepository {
   }
 
   async releaseLeases(runnerId: string): Promise<void> {
-    await this.db.update(bots).set({ leasedBy: null, leaseUntil: null }).where(eq(bots.leasedBy, runnerId));
+    await this.reads.attributed(() =>
+      this.db.update(bots).set({ leasedBy: null, leaseUntil: null }).where(eq(bots.leasedBy, runnerId)),
+    );
   }
 }

@@ -18,6 +18,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { venueErrorAnswer } from '../../lib/venue-errors';
 import type { BotRow, BotsRepository } from './bots.repository';
 import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from './derivatives';
+import type { ReadCache } from './read-cache';
 import type { BotRunner } from './runner';
 import {
   listedPair,
@@ -53,12 +54,16 @@ export interface KindFigures {
  */
 export class BotsService {
   readonly kinds = new Map<string, KindFigures>();
+  /** The read cache of the polled lists (the repository's: its writes invalidate it). */
+  readonly reads: ReadCache;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: BotsRepository,
     private readonly runner: BotRunner,
-  ) {}
+  ) {
+    this.reads = repo.reads;
+  }
 
   /**
    * Stops a bot with `mode` and waits until its strategy reports it stopped (≤ 20 s, else 504). A bot
@@ -379,8 +384,9 @@ export class BotsService {
     return [...this.kinds].filter(([, k]) => k.leftover).map(([kind]) => kind);
   }
 
+  /** The market hub; through the read cache's, so the prices a cached answer read are noted. */
   get market(): MarketHub {
-    const m = this.ctx.services.market;
+    const m = this.reads.market ?? this.ctx.services.market;
     if (!m) throw new HttpError(503, 'Market data is not available.');
     return m;
   }

@@ -56,6 +56,12 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     autoRun: ctx.config.BOT_RUNNER,
   });
   const bots = new BotsService(ctx, repo, runner);
+  // The read cache of the polled lists (read-cache.ts): only where this process is the database's only
+  // writer (the embedded one); on PostgreSQL other processes write too and every call reads through.
+  if (ctx.database.driver === 'pglite') {
+    repo.reads.enable((ctx.db as unknown as { $client?: unknown }).$client, () => ctx.services.market);
+    app.addHook('onClose', async () => repo.reads.close());
+  }
   // First: bots cancel their orders while the user's venues are still open (exchanges closes them after).
   ctx.hooks.beforeUserDelete.unshift((userId) => bots.stopAllForUser(userId));
   // Before a connection is removed or its venue replaced: its bots stop (cancel_only) on the open venue.
@@ -76,7 +82,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   await app.register(signalRoutes, { ctx, repo, runner, bots });
   // The spot and futures screens' orders (kind 'manual'): not a bot screen, but run by the same runner.
   await app.register(manualRoutes, { ctx, repo, runner, bots });
-  await app.register(historyRoutes, { ctx });
+  await app.register(historyRoutes, { ctx, reads: repo.reads });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 
   const auth = { onRequest: app.authenticate };
@@ -91,10 +97,14 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         querystring: historialQuery,
       },
     },
-    async (req) => ({
-      success: true,
-      historial: await bots.closed(currentUser(req).id, req.query.kind),
-    }),
+    // Answered from the read cache until a write to the user's bots (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, `historial|${req.query.kind}`, {}, async () => ({
+        success: true,
+        historial: await bots.closed(userId, req.query.kind),
+      }));
+    },
   );
 
   app.post(
@@ -146,13 +156,24 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/api/precios_actuales',
     { ...auth, schema: { tags, summary: 'Current prices of the active bots', body: userOnlyBody } },
-    async (req) => bots.prices(currentUser(req).id),
+    // Cached until a write to the user's bots or a tick of one of the pairs (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'precios_actuales', { prices: true }, () => bots.prices(userId));
+    },
   );
 
   app.post(
     '/api/pnls_actuales',
     { ...auth, schema: { tags, summary: 'Realized PnL per active bot', body: pnlsActualesBody } },
-    async (req) => bots.pnls(currentUser(req).id, req.body.bots),
+    // Cached per filter until a write to the user's bots, a tick of a pair read, or the next second (ttr).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const key = `pnls_actuales|${JSON.stringify(req.body.bots ?? null)}`;
+      return bots.reads.send(reply, userId, key, { timed: true, prices: true }, () =>
+        bots.pnls(userId, req.body.bots),
+      );
+    },
   );
 
   app.post(

@@ -72,7 +72,14 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
         body: arbitrageHistoryBody,
       },
     },
-    async (req) => ({ success: true, historial: await arb.history(currentUser(req).id) }),
+    // Answered from the read cache until a write to the user's bots or trades (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'historial_arbitraje', {}, async () => ({
+        success: true,
+        historial: await arb.history(userId),
+      }));
+    },
   );
 
   app.post(

@@ -42,7 +42,14 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
   app.get(
     '/api/bots_activos',
     { ...auth, schema: { tags, summary: 'Active classic DCA bots', querystring: botsActivosQuery } },
-    async (req) => ({ success: true, bots: await classic.active(currentUser(req).id) }),
+    // Cached until a write to the user's bots, a tick of a listed pair, or the next second (ttr).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'bots_activos', { timed: true, prices: true }, async () => ({
+        success: true,
+        bots: await classic.active(userId),
+      }));
+    },
   );
 
   app.post(

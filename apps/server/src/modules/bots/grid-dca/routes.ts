@@ -30,7 +30,14 @@ export const gridDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
   app.get(
     '/api/bots_activos_dca',
     { ...auth, schema: { tags, summary: 'Active Grid Bot DCA bots', querystring: botsActivosQuery } },
-    async (req) => ({ success: true, bots: await dca.active(currentUser(req).id) }),
+    // Answered from the read cache until a write to the user's bots (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'bots_activos_dca', {}, async () => ({
+        success: true,
+        bots: await dca.active(userId),
+      }));
+    },
   );
 
   app.post(

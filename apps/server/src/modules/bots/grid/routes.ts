@@ -55,7 +55,15 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
   app.post(
     '/api/gridbot/activos',
     { ...auth, schema: { tags, summary: 'Active Grid bots of the user', body: gridActivosBody } },
-    async (req) => ({ ok: true, success: true, bots: await grid.active(currentUser(req).id) }),
+    // Answered from the read cache until a write to the user's bots (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'gridbot/activos', {}, async () => ({
+        ok: true,
+        success: true,
+        bots: await grid.active(userId),
+      }));
+    },
   );
 
   app.post(

@@ -2,6 +2,7 @@ import { allHistoryQuery, historyDeleteQuery, historyIdParams } from '@bytx/cont
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../../context';
 import { currentUser } from '../../../plugins/auth';
+import type { ReadCache } from '../read-cache';
 import { HistoryRepository } from './repository';
 import { HistoryService } from './service';
 
@@ -12,8 +13,15 @@ const tags = ['bots'];
  * `DELETE /api/dca/history/delete_all` wins over `DELETE /api/dca/history/:id` (the router prefers
  * static segments), and `delete_all` is no valid id either.
  */
-export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const history = new HistoryService(ctx, new HistoryRepository(ctx.db));
+export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reads: ReadCache }> = async (
+  app,
+  { ctx, reads },
+) => {
+  const history = new HistoryService(
+    ctx,
+    new HistoryRepository(ctx.db),
+    () => reads.market ?? ctx.services.market,
+  );
   const auth = { onRequest: app.authenticate };
 
   app.get(
@@ -26,7 +34,17 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         querystring: allHistoryQuery,
       },
     },
-    async (req) => history.list(currentUser(req).id, req.query),
+    // Cached per user and query (read-cache.ts); "last 30 days" panels make it clock-dependent.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return reads.send(
+        reply,
+        userId,
+        `all_history|${JSON.stringify(req.query)}`,
+        { timed: true, prices: true },
+        () => history.list(userId, req.query),
+      );
+    },
   );
 
   app.delete(

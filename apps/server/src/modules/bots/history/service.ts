@@ -8,7 +8,7 @@ import {
   type HistoryAggregates,
   type HistoryQuotePrice,
 } from '@bytx/contract';
-import type { AppContext } from '../../../context';
+import type { AppContext, MarketHub } from '../../../context';
 import { notFound } from '../../../lib/errors';
 import type { HistoryRepository, HistoryTradeRow, PriceRow } from './repository';
 
@@ -56,6 +56,8 @@ export class HistoryService {
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: HistoryRepository,
+    /** The hub prices are read from (the read cache's, which notes them); default the app's. */
+    private readonly market: () => MarketHub | undefined = () => ctx.services.market,
   ) {}
 
   async list(userId: string, q: AllHistoryQuery, now = Date.now()): Promise<AllHistoryResponse> {
@@ -133,7 +135,7 @@ export class HistoryService {
   /** USD per unit of `quote` on `exchange`: 1 for the USD-like quotes, else the hub's Q/USDT, else null. */
   private async usdPrice(exchange: string, quote: string): Promise<QuotePrice> {
     if (USD_QUOTES.has(quote)) return { exchange, quote, usd: '1' };
-    const hub = this.ctx.services.market;
+    const hub = this.market();
     if (!hub || !quote) return { exchange, quote, usd: null };
     let timer: NodeJS.Timeout | undefined;
     try {

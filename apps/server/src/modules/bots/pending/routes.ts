@@ -45,7 +45,18 @@ export const pendingRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
         querystring: pendingOrdersQuery,
       },
     },
-    async (req) => pending.list(currentUser(req).id, req.query),
+    // Cached per query until a write to the user's bots, a tick of a listed pair, or the next second
+    // (the completed orders of the last days).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(
+        reply,
+        userId,
+        `pending_orders|${JSON.stringify(req.query)}`,
+        { timed: true, prices: true },
+        () => pending.list(userId, req.query),
+      );
+    },
   );
 
   app.post(
