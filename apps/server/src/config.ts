@@ -75,6 +75,8 @@ const envSchema = z.object({
   SHED_MAX_IN_FLIGHT: count(0, 1_000_000).default(64),
   /** Mean event-loop delay (ms) above which new API requests get 503 + Retry-After (0: off). */
   SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(500),
+  /** Sheddable API requests started per turn of the event loop; the rest wait for the next turns (0: off). */
+  SHED_MAX_PER_TURN: count(0, 1_000_000).default(32),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
   /**

@@ -68,3 +68,74 @@ describe('load shedding: event-loop delay', () => {
     }
   });
 });
+
+/** The per-turn share (maxPerTurn): a burst is started a few requests a turn, exempt routes never wait. */
+describe('load shedding: a fair share of the event loop', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('starts at most maxPerTurn requests a turn, answers them all in order, and lets health through at once', async () => {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, {
+      maxInFlight: 0,
+      maxEventLoopDelayMs: 0,
+      maxPerTurn: 3,
+      maxWaiting: 100,
+    });
+    // The loop's turns, counted by a setImmediate chain (one step per check phase).
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const startedAt: number[] = [];
+    const order: number[] = [];
+    app.get('/api/work', async (req) => {
+      startedAt.push(turn);
+      order.push(Number((req.query as { n: string }).n));
+      return { ok: true };
+    });
+    let healthTurn = -1;
+    app.get('/api/health', { config: { shed: false } }, async () => {
+      healthTurn = turn;
+      return { ok: true };
+    });
+    await app.ready();
+    const burst = Array.from({ length: 30 }, (_, n) => app!.inject(`/api/work?n=${n}`));
+    const health = app.inject('/api/health');
+    const statuses = (await Promise.all(burst)).map((r) => r.statusCode);
+    expect((await health).statusCode).toBe(200);
+    counting = false;
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // Per turn: at most 3 released, plus at most 3 admitted directly before the release of that turn.
+    const perTurn = new Map<number, number>();
+    for (const t of startedAt) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(6);
+    expect(perTurn.size).toBeGreaterThanOrEqual(5);
+    // Health came in after the burst yet did not wait for it.
+    expect(healthTurn).toBeLessThan(Math.max(...startedAt));
+  });
+
+  it('answers 503 with Retry-After when too many wait for a turn', async () => {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, {
+      maxInFlight: 0,
+      maxEventLoopDelayMs: 0,
+      maxPerTurn: 1,
+      maxWaiting: 5,
+    });
+    app.get('/api/work', async () => ({ ok: true }));
+    await app.ready();
+    const res = await Promise.all(Array.from({ length: 20 }, () => app!.inject('/api/work')));
+    const shed = res.filter((r) => r.statusCode === 503);
+    expect(shed.length).toBeGreaterThan(0);
+    expect(res.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(6);
+    expect(shed[0]!.headers['retry-after']).toBe('2');
+  });
+});

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -16,6 +16,13 @@ export interface LoadSheddingOptions {
   maxEventLoopDelayMs: number;
   /** Sampling period of the event-loop delay (ms). */
   sampleMs?: number;
+  /**
+   * Sheddable API requests that start their work in one turn of the event loop (0: no limit). The
+   * others wait, in arrival order, for the next turns; see "A fair share of the event loop" below.
+   */
+  maxPerTurn?: number;
+  /** Requests waiting for a turn, above which new ones get 503 (default 4 × maxPerTurn, at least 256). */
+  maxWaiting?: number;
 }
 
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a moment.';
@@ -48,13 +55,52 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
     });
   }
 
+  // A fair share of the event loop. Keep-alive clients that send their next request as soon as the last
+  // is answered (a dashboard's polls, a flood) all have a request ready at every turn of the loop, and
+  // Node reads every ready socket in one turn: with 200 of them a turn runs 200 handlers before the
+  // loop gets back to a new connection, so a person arriving (health, login) waits for all of them, and
+  // more with every connection added. So at most `maxPerTurn` sheddable requests start per turn; the
+  // others wait in arrival order for the next turns (released from setImmediate, after the sockets
+  // were read), and exempt routes never wait. The same work is done in shorter turns: a newcomer
+  // waits for one short turn instead of one long one.
+  const maxPerTurn = opts.maxPerTurn ?? 0;
+  const maxWaiting = opts.maxWaiting ?? Math.max(256, 4 * maxPerTurn);
+  const waiting: (() => void)[] = [];
+  let startedThisTurn = 0;
+  let turnScheduled = false;
+  const nextTurn = () => {
+    turnScheduled = false;
+    startedThisTurn = 0;
+    while (startedThisTurn < maxPerTurn && waiting.length > 0) {
+      startedThisTurn++;
+      waiting.shift()!();
+    }
+    scheduleTurn();
+  };
+  const scheduleTurn = () => {
+    if (turnScheduled) return;
+    turnScheduled = true;
+    setImmediate(nextTurn);
+  };
+  const busy = (reply: FastifyReply) => {
+    reply.header('retry-after', String(RETRY_AFTER_S));
+    return reply.status(503).send({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') || request.routeOptions.config.shed === false) return;
-    if ((opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) || lagging) {
-      reply.header('retry-after', String(RETRY_AFTER_S));
-      return reply
-        .status(503)
-        .send({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
+    if ((opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) || lagging) return busy(reply);
+    if (maxPerTurn > 0) {
+      if (waiting.length === 0 && startedThisTurn < maxPerTurn) {
+        startedThisTurn++;
+        scheduleTurn();
+      } else {
+        if (waiting.length >= maxWaiting) return busy(reply);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          scheduleTurn();
+        });
+      }
     }
     inFlight++;
     counted.add(request);
