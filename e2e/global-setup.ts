@@ -9,6 +9,8 @@ export default function setup() {
   const res = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
     cwd: path.join(root, 'apps/web'),
     stdio: 'inherit',
+    // The build users get: vitest sets NODE_ENV=test, and Vite would then bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (res.status !== 0) throw new Error('vite build failed');
 }

@@ -1,7 +1,13 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { loadAllCatalogs } from '../src/shared/i18n/index';
+
+// Pages' catalogs load with the lazy route (app/lazyPage.tsx); tests render pages directly, so load
+// them all up front, as the route would before the page shows.
+beforeAll(() => loadAllCatalogs());
 
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  // Build-level tests run in the node environment, without a DOM.
+  if (typeof localStorage !== 'undefined') localStorage.clear();
 });

@@ -1,26 +1,55 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ArbitragePage } from '../features/arbitrage/components/ArbitragePage';
-import { ChainTxPage } from '../features/chain/components/ChainTxPage';
-import { LoginPage } from '../features/auth/components/LoginPage';
-import { RegisterPage } from '../features/auth/components/RegisterPage';
-import { DashboardPage } from '../features/dashboard/components/DashboardPage';
-import { BotDcaPage } from '../features/dca/components/BotDcaPage';
-import { EarningsPoolsPage } from '../features/earnings/components/EarningsPoolsPage';
-import { ForumPage } from '../features/forum/components/ForumPage';
-import { FuturesPage } from '../features/futures/components/FuturesPage';
-import { GridBotPage } from '../features/grid/components/GridBotPage';
-import { GlobalHistoryPage } from '../features/history/components/GlobalHistoryPage';
 import { LandingPage } from '../features/landing/components/LandingPage';
-import { LoansLiquidityPage } from '../features/loans/components/LoansLiquidityPage';
-import { MoviesSeriesPage } from '../features/movies/components/MoviesSeriesPage';
-import { GlobalPendingOrdersPage } from '../features/pending/components/GlobalPendingOrdersPage';
-import { SettingsPage } from '../features/settings/components/SettingsPage';
-import { SignalBotPage } from '../features/signal/components/SignalBotPage';
-import { SpotPage } from '../features/spot/components/SpotPage';
-import { WalletPage } from '../features/wallet/components/WalletPage';
 import { RequireAuth } from '../shared/session/RequireAuth';
 import { ErrorPage } from './ErrorPage';
+import { lazyPage } from './lazyPage';
 import { Shell } from './shell/Shell';
+
+/*
+ * Every page but the landing is its own chunk, loaded on its first visit (docs/web-shell.md "First page
+ * size"); `test/first-page-split.test.ts` fails if a page is imported statically here. The landing is
+ * `/`, the first page itself: it is small (2 KB gzip) and in the first script, so `/` paints without a
+ * second round trip and without a placeholder that would shift.
+ */
+const ArbitragePage = lazyPage(
+  () => import('../features/arbitrage/components/ArbitragePage'),
+  'ArbitragePage',
+);
+const ChainTxPage = lazyPage(() => import('../features/chain/components/ChainTxPage'), 'ChainTxPage');
+const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
+const RegisterPage = lazyPage(() => import('../features/auth/components/RegisterPage'), 'RegisterPage');
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/components/DashboardPage'),
+  'DashboardPage',
+);
+const BotDcaPage = lazyPage(() => import('../features/dca/components/BotDcaPage'), 'BotDcaPage');
+const EarningsPoolsPage = lazyPage(
+  () => import('../features/earnings/components/EarningsPoolsPage'),
+  'EarningsPoolsPage',
+);
+const ForumPage = lazyPage(() => import('../features/forum/components/ForumPage'), 'ForumPage');
+const FuturesPage = lazyPage(() => import('../features/futures/components/FuturesPage'), 'FuturesPage');
+const GridBotPage = lazyPage(() => import('../features/grid/components/GridBotPage'), 'GridBotPage');
+const GlobalHistoryPage = lazyPage(
+  () => import('../features/history/components/GlobalHistoryPage'),
+  'GlobalHistoryPage',
+);
+const LoansLiquidityPage = lazyPage(
+  () => import('../features/loans/components/LoansLiquidityPage'),
+  'LoansLiquidityPage',
+);
+const MoviesSeriesPage = lazyPage(
+  () => import('../features/movies/components/MoviesSeriesPage'),
+  'MoviesSeriesPage',
+);
+const GlobalPendingOrdersPage = lazyPage(
+  () => import('../features/pending/components/GlobalPendingOrdersPage'),
+  'GlobalPendingOrdersPage',
+);
+const SettingsPage = lazyPage(() => import('../features/settings/components/SettingsPage'), 'SettingsPage');
+const SignalBotPage = lazyPage(() => import('../features/signal/components/SignalBotPage'), 'SignalBotPage');
+const SpotPage = lazyPage(() => import('../features/spot/components/SpotPage'), 'SpotPage');
+const WalletPage = lazyPage(() => import('../features/wallet/components/WalletPage'), 'WalletPage');
 
 /** Protected routes of spec part 1 §2 and part 2 §2; an absent user goes to /spot (settings: to /). */
 export const PROTECTED_PATHS = [
@@ -38,6 +67,7 @@ export const PROTECTED_PATHS = [
 ] as const;
 export const OPEN_PATHS = ['/', '/forum', '/login', '/registro'] as const;
 
+// The guard decides before the page's chunk is asked for: a logged-out visit downloads no page code.
 const guard = (element: React.ReactNode, redirectTo = '/spot') => (
   <RequireAuth redirectTo={redirectTo}>{element}</RequireAuth>
 );

@@ -1,0 +1,23 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadCatalogs } from '../shared/i18n/index';
+
+/** The other pages' Mantine CSS (`./styles/pages.ts`): one shared chunk, fetched once. */
+const loadPageStyles = () => import('./styles/pages');
+
+/**
+ * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
+ * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
+ * visit, and the page renders once all three are there (Vite's preload waits for the CSS link, so
+ * nothing shows unstyled). The shell's `<Suspense>` shows `PageFallback` meanwhile.
+ */
+// `any` props: the same constraint as React.lazy's own; the page's real props come out typed.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazyPage<K extends string, M extends { [k in K]: ComponentType<any> }>(
+  load: () => Promise<M>,
+  name: K,
+): LazyExoticComponent<M[K]> {
+  return lazy(async () => {
+    const [mod] = await Promise.all([load(), loadPageStyles(), loadCatalogs()]);
+    return { default: mod[name] };
+  });
+}

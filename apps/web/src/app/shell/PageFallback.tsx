@@ -1,0 +1,13 @@
+import { Loader } from '@mantine/core';
+
+/**
+ * What the shell shows while a page's chunk downloads (first visit only). The room is reserved by the
+ * shell's page area (`Shell.tsx`), so this only marks the wait.
+ */
+export function PageFallback() {
+  return (
+    <div data-testid="page-loading" style={{ display: 'flex', justifyContent: 'center', paddingTop: 32 }}>
+      <Loader size="sm" aria-label="Loading" />
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+// @vitest-environment node
+/**
+ * Guards the first page's size (docs/web-shell.md "First page size"): walks the static import graph
+ * from `src/main.tsx` (what the first script is built from; `import()` is not followed) and fails if
+ * a chart, the wallet library or a page other than the landing got into it, and checks that the
+ * Mantine CSS split covers every component the app uses. Then builds the app (in memory) and checks
+ * the same on what the bundler made: the entry chunk and its static imports hold no module of
+ * lightweight-charts, viem or zod (zod is reached in the sources through @bytx/contract and left out
+ * only by tree-shaking, vite.config.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { build, type Rolldown } from 'vite';
+import { describe, expect, it } from 'vitest';
+
+const WEB = path.resolve(import.meta.dirname, '..');
+const SRC = path.join(WEB, 'src');
+const PACKAGES = path.resolve(WEB, '../../packages');
+const MANTINE_STYLES = path.join(WEB, 'node_modules/@mantine/core/styles');
+
+/** Static `import ... from 'x'`, `import 'x'` and `export ... from 'x'`; not `import type`, not `import()`. */
+const STATIC_IMPORT = /^import\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+const STATIC_REEXPORT = /^export\s+(?!type\s)(?:\*|\{[^}]*\})\s*from\s+['"]([^'"]+)['"]/gm;
+
+function resolveFile(base: string): string | null {
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+function specifiers(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(STATIC_REEXPORT)].map((m) => m[1]!);
+}
+
+/** Every source file and every bare package reached by static imports from `entry`. */
+function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    if (!/\.tsx?$/.test(file)) continue;
+    for (const spec of specifiers(file)) {
+      let target: string | null = null;
+      if (spec.startsWith('.')) target = resolveFile(path.resolve(path.dirname(file), spec));
+      else if (spec.startsWith('@bytx/'))
+        target = resolveFile(path.join(PACKAGES, spec.slice(6), 'src/index'));
+      else packages.add(spec);
+      if (spec.startsWith('.') || spec.startsWith('@bytx/')) {
+        expect(target, `${spec} imported by ${file}`).not.toBeNull();
+        queue.push(target!);
+      }
+    }
+  }
+  return { files, packages };
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) return d.name === 'testing' ? [] : sourceFiles(p);
+    return /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [p] : [];
+  });
+}
+
+/** The Mantine components a file imports from @mantine/core. */
+function mantineComponents(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/^import\s+\{([^}]*)\}\s*from\s+'@mantine\/core'/gm)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s && !s.startsWith('type ')),
+  );
+}
+
+/** The CSS files a styles module imports (`@mantine/core/styles/Button.css` → `Button`). */
+function cssImported(file: string): Set<string> {
+  const text = fs.readFileSync(file, 'utf8');
+  return new Set(
+    [...text.matchAll(/^import '@mantine\/core\/styles\/([A-Za-z]+)\.css';/gm)].map((m) => m[1]!),
+  );
+}
+
+/** Components drawn by another component's styles that have no file of their own name. */
+const CSS_OF: Record<string, string[]> = {
+  TextInput: ['Input'],
+  Textarea: ['Input'],
+  NativeSelect: ['Input'],
+  PasswordInput: ['Input', 'PasswordInput'],
+  NumberInput: ['Input', 'NumberInput'],
+  Select: ['Input', 'Combobox', 'Popover', 'ScrollArea'],
+  Checkbox: ['InlineInput', 'CheckboxIndicator', 'Checkbox'],
+  Radio: ['InlineInput', 'RadioIndicator', 'Radio'],
+  Switch: ['InlineInput', 'Switch'],
+  Menu: ['Popover', 'Menu'],
+  Tooltip: ['Tooltip'],
+  Drawer: ['ModalBase', 'Drawer'],
+  Modal: ['ModalBase', 'Modal'],
+};
+const cssFilesOf = (component: string): string[] =>
+  CSS_OF[component] ?? (fs.existsSync(path.join(MANTINE_STYLES, `${component}.css`)) ? [component] : []);
+
+describe('first page split', () => {
+  const main = path.join(SRC, 'main.tsx');
+  const { files, packages } = staticGraph(main);
+  const rel = (f: string) => path.relative(WEB, f);
+
+  it('keeps charts and the wallet library out of the first script', () => {
+    // Sanity: the walk reached the shell and the landing, so an empty graph cannot pass.
+    expect([...files].map(rel)).toEqual(
+      expect.arrayContaining(['src/app/shell/Header.tsx', 'src/features/landing/components/LandingPage.tsx']),
+    );
+    const heavy = [...packages].filter((p) => /^(lightweight-charts|viem|abitype|ox)(\/|$)/.test(p));
+    expect(heavy).toEqual([]);
+  });
+
+  it('loads every page but the landing lazily', () => {
+    const pages = sourceFiles(path.join(SRC, 'features')).filter((f) =>
+      /components\/[A-Za-z]+Page\.tsx$/.test(f),
+    );
+    expect(pages.length).toBeGreaterThan(15);
+    const eager = pages.filter((f) => files.has(f)).map(rel);
+    expect(eager).toEqual(['src/features/landing/components/LandingPage.tsx']);
+    // The purchase modal (and its wallet code) too: it opens on a click.
+    expect(files.has(path.join(SRC, 'features/token/components/BuyTokenModal.tsx'))).toBe(false);
+  });
+
+  it('has the CSS of every Mantine component the first page draws in the shell styles', () => {
+    const shellCss = cssImported(path.join(SRC, 'app/styles/shell.ts'));
+    const missing = [...files]
+      .filter((f) => /\.tsx?$/.test(f) && f.startsWith(SRC))
+      .flatMap((f) => mantineComponents(f).flatMap((c) => cssFilesOf(c).map((css) => `${css} (${rel(f)})`)))
+      .filter((entry) => !shellCss.has(entry.split(' ')[0]!));
+    expect(missing).toEqual([]);
+  });
+
+  it('has the CSS of every Mantine component any page draws in the shell or pages styles', () => {
+    const css = new Set([
+      ...cssImported(path.join(SRC, 'app/styles/shell.ts')),
+      ...cssImported(path.join(SRC, 'app/styles/pages.ts')),
+    ]);
+    const missing = sourceFiles(SRC)
+      .flatMap((f) => mantineComponents(f).flatMap((c) => cssFilesOf(c).map((file) => `${file} (${rel(f)})`)))
+      .filter((entry) => !css.has(entry.split(' ')[0]!));
+    expect(missing).toEqual([]);
+  });
+
+  it('builds a first script without charts, viem, zod or other pages', { timeout: 180_000 }, async () => {
+    const out = (await build({
+      root: WEB,
+      configFile: path.join(WEB, 'vite.config.ts'),
+      logLevel: 'silent',
+      build: { write: false, manifest: false },
+    })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+    const output = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output);
+    const chunks = new Map(
+      output.filter((o): o is Rolldown.OutputChunk => o.type === 'chunk').map((c) => [c.fileName, c]),
+    );
+    const entry = [...chunks.values()].find((c) => c.isEntry);
+    expect(entry).toBeDefined();
+    const initial = new Set<string>();
+    const walk = (name: string) => {
+      if (initial.has(name)) return;
+      initial.add(name);
+      for (const next of chunks.get(name)?.imports ?? []) walk(next);
+    };
+    walk(entry!.fileName);
+    const modules = [...initial].flatMap((name) => Object.keys(chunks.get(name)?.modules ?? {}));
+    expect(modules.length).toBeGreaterThan(100);
+    expect(
+      modules.filter((id) => /node_modules\/(lightweight-charts|viem|zod|ox|abitype)\//.test(id)),
+    ).toEqual([]);
+    expect(
+      modules.filter((id) => /\/features\/(?!landing\/)[^/]+\/components\/[A-Za-z]+Page\.tsx$/.test(id)),
+    ).toEqual([]);
+    // The page chunks exist and are loaded by import(): the split happened, not a deletion.
+    expect(entry!.dynamicImports.length).toBeGreaterThan(15);
+  });
+});
