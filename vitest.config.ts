@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './scripts/vitest-sequencer';
 
+/** The database snapshot and the server bundle, made once per run (apps/server/test/global-setup.ts). */
+const SERVER_SETUP = 'apps/server/test/global-setup.ts';
+
 /** Test tiers: unit (packages), api (server through the app factory), fuzz (every API operation under hostile input), web (components), e2e (Chromium). */
 export default defineConfig({
   test: {
@@ -22,6 +25,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: [SERVER_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -31,6 +35,7 @@ export default defineConfig({
           name: 'fuzz',
           include: ['apps/server/fuzz/**/*.test.ts'],
           environment: 'node',
+          globalSetup: [SERVER_SETUP],
           testTimeout: 240_000,
           hookTimeout: 60_000,
         },
@@ -41,7 +46,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['e2e/global-setup.ts'],
+          globalSetup: [SERVER_SETUP, 'e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
           // One browser, one server per file; one such file at a time (a lock), beside the other tiers.

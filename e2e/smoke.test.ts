@@ -5,7 +5,8 @@ describe.skipIf(!hasChromium)('smoke: the built app is served', () => {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer();
+    // An empty DATA_DIR, as `npm start` on a new machine (the other files start from the migrated snapshot).
+    server = await startServer({}, undefined, { fresh: true });
     browser = await openBrowser();
   });
   afterAll(async () => {

@@ -12,13 +12,14 @@ import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketHub, VenueRegistry } from '../src/context';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { botOrders, botTrades, users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { botKinds } from '../src/modules/bots/kinds';
 import { dcaMarketRules } from '../src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { until } from './bots.helpers';
+import { openTestDatabase } from './db-snapshot';
 
 const SYM = 'ETH/USDT';
 const EXCHANGES = ['binance', 'bybit'] as const;
@@ -178,7 +179,7 @@ describe('arbitrage: a crash between the legs of a round trip', () => {
   };
 
   beforeEach(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     repo = new BotsRepository(database.db);
     const [u] = await database.db
       .insert(users)

@@ -24,6 +24,7 @@ import {
   tempDir,
   type TestApp,
 } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -572,7 +573,7 @@ describe('backtests on the simulated market (issue 19)', () => {
 
 describe('a backtest running at a restart', () => {
   it('is marked failed ("interrupted by a restart, run it again")', async () => {
-    const database: Database = await openDatabase({ dataDir: 'memory://' });
+    const database: Database = await openTestDatabase();
     try {
       const a = await makeTestApp({}, { database });
       const u = await createTestUser(a);

@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL, tempDir } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 /**
  * MAX_BOTS_PER_USER under starts that arrive at once: the count and the insert happen under one
@@ -42,7 +43,7 @@ async function startAtOnce(database: Database, n: number, max: number) {
 
 describe('the bots-per-user cap against concurrent starts', () => {
   it('PGlite: exactly the cap is inserted', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openTestDatabase();
     try {
       expect(await startAtOnce(database, 8, 3)).toEqual({ inserted: 3, refused: 5, active: 3 });
     } finally {

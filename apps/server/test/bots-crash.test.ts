@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gridSummary, type GridState } from '@bytx/engine';
 import { describe, expect, it } from 'vitest';
 import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
-import { startServer, type RunningServer } from '../../../e2e/harness';
+import { serverArgs, startServer, type RunningServer } from '../../../e2e/harness';
 import { openDatabase } from '../src/db/client';
 
 /**
@@ -84,7 +84,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** Spawns the real server on `dataDir` and SIGKILLs it after `ms`, healthy or not (a kill during start-up or reconciliation). */
 async function startAndKillAfter(dataDir: string, port: number, ms: number): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

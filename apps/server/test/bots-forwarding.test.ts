@@ -23,6 +23,7 @@ import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { newDcaState, simulatedHub, until } from './bots.helpers';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -38,7 +39,7 @@ interface World {
 }
 
 async function pgliteWorld(): Promise<World> {
-  const database = await openDatabase({ dataDir: 'memory://' });
+  const database = await openTestDatabase();
   return world([database, database], async () => database.close());
 }
 

@@ -11,13 +11,14 @@ import {
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VenueRegistry } from '../src/context';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { BotRunner } from '../src/modules/bots/runner';
 import { GroupCommitStore } from '../src/modules/bots/runner/group-commit';
 import { DbPaperStore, paperAccountId } from '../src/modules/exchanges/paper-store';
 import { newDcaState, simulatedHub, until } from './bots.helpers';
+import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -60,7 +61,7 @@ describe('group commit of the runner and paper writes (PGlite)', () => {
   });
 
   beforeEach(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     repo = new BotsRepository(database.db);
     store = new GroupCommitStore(repo, database.db);
     const [u] = await database.db
@@ -211,7 +212,7 @@ describe('bot runner on the group-commit store and the database paper store', ()
   });
 
   it('journals every order before the venue sees it, and trades through fills into history', async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     const repo = new BotsRepository(database.db);
     const store = new GroupCommitStore(repo, database.db);
     const sim = new MarketSimulator({ seed: 3 });

@@ -12,12 +12,13 @@ import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketHub, VenueRegistry } from '../src/context';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { botTrades, users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { until } from './bots.helpers';
+import { openTestDatabase } from './db-snapshot';
 
 const OWN = { exchange: 'binance', symbol: 'BTC/USDT' };
 const OTHER = { exchange: 'bybit', symbol: 'BTC/USDT' };
@@ -219,7 +220,7 @@ describe('the runner runs any registered kind, across two markets', () => {
   const state = async (id: string) => (await repo.byId(id))!.state as TwoMarketState;
 
   beforeEach(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     repo = new BotsRepository(database.db);
     const [u] = await database.db
       .insert(users)

@@ -14,11 +14,12 @@ import {
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VenueRegistry } from '../src/context';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { newDcaState, simulatedHub, until } from './bots.helpers';
+import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
@@ -103,7 +104,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
   const events = async (id: string) => (await repo.events(id, 500)).map((e) => e.code);
 
   beforeEach(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     repo = new BotsRepository(database.db);
     const [u] = await database.db
       .insert(users)

@@ -2,10 +2,11 @@ import { DERIVATIVES_MESSAGES } from '@bytx/contract';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, REDACT } from '../src/app';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { defaultVenueFactory, WITHDRAW_KEY_MESSAGE } from '../src/modules/exchanges/venue-factory';
 import type { DbVenueRegistry } from '../src/modules/exchanges/venue-registry';
 import { binanceExchangeInfo, createTestUser, testConfig, type TestApp } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +77,7 @@ describe('live exchange keys', () => {
   let logs = '';
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     const stream = new Writable({
       write(chunk: Buffer, _enc, cb) {
         logs += chunk.toString();

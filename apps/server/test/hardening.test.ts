@@ -5,10 +5,10 @@ import { DCA_MESSAGES, DISABLE_2FA_CODE_NEEDED, fillMessage, LIMITS } from '@byt
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loggerOptions, redactUrl } from '../src/app';
-import { openDatabase } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { apiCaller, createTestUser, makeTestApp, testConfig, type TestApp } from './helpers';
 import { until } from './bots.helpers';
+import { openTestDatabase } from './db-snapshot';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -325,7 +325,7 @@ describe('hardening: the server under abuse', () => {
 
   it('disconnects a client that sends half a request', async () => {
     const config = testConfig({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openTestDatabase();
     const { app } = await buildApp(config, { database, logger: false });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
@@ -403,7 +403,7 @@ describe('hardening: logs', () => {
         done();
       },
     });
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openTestDatabase();
     const { app, ctx } = await buildApp(testConfig(), { database, logger: loggerOptions('info', stream) });
     try {
       await app.ready();

@@ -5,9 +5,10 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { SessionsRepository } from '../src/modules/accounts/sessions.repository';
+import { openTestDatabase } from './db-snapshot';
 
 export const TEST_MASTER_KEY = 'ab'.repeat(32);
 
@@ -69,7 +70,7 @@ export async function makeTestApp(
   opts: { database?: Database } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
-  const database = opts.database ?? (await openDatabase({ dataDir: 'memory://' }));
+  const database = opts.database ?? (await openTestDatabase());
   const built = await buildApp(config, { database, logger: false });
   await built.app.ready();
   return {

@@ -4,7 +4,7 @@
 // Roles are not stored (SUPPORT_EMAILS / LOGO_ALLOWLIST_EMAILS are read at start) and there is no ban,
 // so no write of those exists to test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { SessionCache, sessionCacheFor, type SessionRow } from '../src/modules/accounts/session-cache';
 import {
   SESSION_ABSOLUTE_MS,
@@ -14,6 +14,7 @@ import {
 import { readLatestCode } from '../../../e2e/helpers/accounts';
 import { bearer, enable2fa, logIn, post, signUp, totp, uniqueEmail } from './accounts.helpers';
 import { makeTestApp, type TestApp } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 async function me(t: TestApp, token: string) {
   return (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) })).json<{
@@ -157,7 +158,7 @@ describe('bounds', () => {
   let database: Database;
   let t: TestApp;
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     // Created before the app, so the app's repositories share this small cache.
     sessionCacheFor(database.db, { maxEntries: 3, ttlMs: 1 });
     t = await makeTestApp({}, { database });

@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { SIGNAL_LIMITS, SIGNAL_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/client';
+import { type Database } from '../src/db/client';
 import { until as waitFor } from './bots.helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -65,7 +66,7 @@ describe('Signal bot calls and webhook (/signalbot) on a paper account', () => {
   let eth: { id: string; secret: string };
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     t = await makeTestApp({ BOT_RUNNER: '1', SIMULATOR_CONTROL: '1' }, { database });
     alice = await createTestUser(t);
     bob = await createTestUser(t);

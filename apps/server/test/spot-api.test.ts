@@ -18,6 +18,7 @@ import {
   tempDir,
   type TestApp,
 } from './helpers';
+import { openTestDatabase } from './db-snapshot';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
 type Json = Record<string, any>;
@@ -103,7 +104,7 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
   };
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    database = await openTestDatabase();
     t = await makeTestApp(
       {
         BOT_RUNNER: '1',
@@ -851,7 +852,7 @@ async function placeAtOnce(database: Database, n: number, max: number) {
 
 describe('the open manual orders limit against orders sent at once', () => {
   it('PGlite: exactly the limit is inserted', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openTestDatabase();
     try {
       expect(await placeAtOnce(database, 8, 3)).toEqual({ inserted: 3, refused: 5, open: 3 });
     } finally {

@@ -25,6 +25,12 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** Folder for the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
+  /**
+   * In memory only: start from this dump of a data folder (PGlite's `dumpDataDir('none')`, a tar)
+   * instead of an empty cluster. Creating a cluster costs about 4 s of CPU; loading a 40 MB dump, 1 s.
+   * Migrations still run, so a dump from an older schema is brought up to date.
+   */
+  snapshot?: Blob | undefined;
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
@@ -69,8 +75,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   } else {
     const memory = opts.dataDir === 'memory://';
     if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
-    const client = new PGlite(memory ? undefined : path.join(opts.dataDir, 'pglite'), {
+    if (opts.snapshot && !memory) throw new Error('a snapshot can only start an in-memory database');
+    // One options object: PGlite reads a second argument only when the first is a folder's name
+    // (`new PGlite(undefined, options)` ignores the options).
+    const client = new PGlite({
+      ...(memory ? {} : { dataDir: path.join(opts.dataDir, 'pglite') }),
       parsers: { 20: (v: string) => Number(v) },
+      ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     });
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
