@@ -23,7 +23,7 @@ import { openTestDatabase } from './db-snapshot';
 const EX = 'binance';
 const SYM = 'BTC/USDT';
 
-// Group commit (runner/group-commit.ts, runner/batcher.ts) and DbPaperStore: writes made together share
+// Group commit (runner/group-commit.ts, lib/batcher.ts) and DbPaperStore: writes made together share
 // one transaction, yet each caller is answered only once its write is committed, reads see every
 // write made before them, and one bad write fails only its own caller.
 describe('group commit of the runner and paper writes (PGlite)', () => {
@@ -151,8 +151,18 @@ describe('group commit of the runner and paper writes (PGlite)', () => {
     expect((await repo.events(a, 10)).map((e) => e.code)).toEqual(['after']);
   });
 
-  it('paper saves of many accounts made together are all stored, and loads read them back', async () => {
-    const paper = new DbPaperStore(database.db);
+  it('paper saves of many accounts made together are one transaction, all stored, and loads read them back', async () => {
+    let transactions = 0;
+    const counted = new Proxy(database.db, {
+      get: (target, key) =>
+        key === 'transaction'
+          ? (...args: Parameters<typeof target.transaction>) => {
+              transactions++;
+              return target.transaction(...args);
+            }
+          : (Reflect.get(target, key) as unknown),
+    });
+    const paper = new DbPaperStore(counted);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const [u] = await database.db
@@ -172,6 +182,7 @@ describe('group commit of the runner and paper writes (PGlite)', () => {
         }),
       ),
     );
+    expect(transactions).toBe(1);
     // A second round: one order of each account changes, the derivatives part comes with one only.
     await Promise.all(
       ids.map((acc, i) =>
@@ -183,6 +194,7 @@ describe('group commit of the runner and paper writes (PGlite)', () => {
         }),
       ),
     );
+    expect(transactions).toBe(2);
     // Loaded together and alone: the same answer.
     const together = await Promise.all(ids.map((acc) => paper.load(acc)));
     for (const [i, acc] of ids.entries()) {

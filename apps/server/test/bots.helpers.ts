@@ -15,6 +15,33 @@ export async function until<T>(fn: () => Promise<T | null | false | undefined>, 
   }
 }
 
+/**
+ * Waits until `fn` answers a value (truthy) that then stays the same (as JSON) for `quietMs`: a price
+ * move can fill one order and the bot's answer to it fill the next, so the first answer seen after a
+ * move may be a step of a chain still running. With the price held, the chain ends and the value holds.
+ */
+export async function untilSettled<T>(
+  fn: () => Promise<T | null | false | undefined>,
+  ms = 10_000,
+  quietMs = 500,
+): Promise<T> {
+  const end = Date.now() + ms;
+  let last: string | null = null;
+  let since = 0;
+  for (;;) {
+    const v = await fn();
+    const seen = v ? JSON.stringify(v) : null;
+    if (seen !== null && seen === last) {
+      if (Date.now() - since >= quietMs) return v as T;
+    } else {
+      last = seen;
+      since = Date.now();
+    }
+    if (Date.now() > end) throw new Error('condition not met and settled in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The market hub as the runner uses it, straight on a simulator's exchange (prices pushed as tickers). */
 export function simulatedHub(sim: MarketSimulator, exchange: string): MarketHub {
   const feed = new SimulatedMarketData(sim, exchange);

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
 import { DERIVATIVES_MESSAGES, GRID_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until as waitFor } from './bots.helpers';
+import { untilSettled, until as waitFor } from './bots.helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -210,10 +210,11 @@ describe('Grid bot calls (/grid-bot, spec part 2 §5 and §7) on a paper account
     await setPrice(SYM, 98_500);
     await until(async () => ((await active(alice))[0]?.open_sells ?? 0) >= 6);
     await setPrice(SYM, 101_600);
-    const [bot] = await until(async () => {
+    // Settled: the move crosses several levels, and each filled sell's new buy is placed in turn.
+    const [bot] = await untilSettled(async () => {
       const b = await active(alice);
       return (b[0]?.rounds ?? 0) >= 1 ? b : null;
-    });
+    }, 15_000);
     expect(bot!.pnl_quote).toBeGreaterThan(0);
     // Profit per round ≈ amount × (step − 2 × fee) = 20 × (1 % − 0.2 %) = 0.16 USDT.
     expect(bot!.pnl_quote / bot!.rounds).toBeCloseTo(0.16, 1);

@@ -2,7 +2,7 @@
 import { DUST, PENDING_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PendingRepository } from '../src/modules/bots/pending/repository';
-import { until as waitFor } from './bots.helpers';
+import { untilSettled, until as waitFor } from './bots.helpers';
 import { createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -302,12 +302,14 @@ describe('pending orders and their actions on a paper account', () => {
     // The bot re-enters after the sale; a drop fills the first ladder level.
     await setPrice(SYM, 100_000);
     await setPrice(SYM, 98_950);
-    const lots = await until(async () => {
+    // Settled: a lower ladder level bought in the same move must not land between `before` and `after`.
+    const { lots, before } = await untilSettled(async () => {
       const o = await open(alice);
-      return o.length >= 1 && o.every((x) => x.busy === null) ? o : null;
+      return o.length >= 1 && o.every((x) => x.busy === null)
+        ? { lots: o, before: await balances(alice) }
+        : null;
     });
     const lot = lots.sort((a, b) => a.entry_price - b.entry_price)[0]!;
-    const before = await balances(alice);
     expect((await call(bob, 'DELETE', `/api/dca/pending_orders/${lot.id}?user_id=${bob.email}`)).status).toBe(
       404,
     );

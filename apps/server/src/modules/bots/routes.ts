@@ -25,6 +25,7 @@ import { manualRoutes } from './manual/routes';
 import { pendingRoutes } from './pending/routes';
 import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
+import { GroupCommitStore } from './runner/group-commit';
 import { enforcePlansOnBotStarts } from '../chain/plans.service';
 
 const tags = ['bots'];
@@ -41,7 +42,9 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   const repo = new BotsRepository(ctx.db);
   enforcePlansOnBotStarts(ctx, repo);
   const runner = new BotRunner({
-    store: repo,
+    // Runner writes made together share one transaction (group-commit.ts; each is acknowledged only
+    // once committed, so the journal is still written before the venue is called).
+    store: new GroupCommitStore(repo, ctx.db),
     market: () => {
       if (!ctx.services.market) throw new Error('market hub not available');
       return ctx.services.market;

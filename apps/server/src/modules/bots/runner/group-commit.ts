@@ -12,7 +12,7 @@ import {
   type NewBotOrderRow,
   type NewBotTradeRow,
 } from '../bots.repository';
-import { GroupCommit, ReadBatch } from './batcher';
+import { GroupCommit, ReadBatch } from '../../../lib/batcher';
 import type { ActionStore, BotActionRow, RunnerStore } from './types';
 
 /** One write the runner made: a step's (BotWrite), an order's journal row alone, or one log line. */
