@@ -99,7 +99,7 @@ export class DbPaperStore implements PaperStore {
       accounts.set(accountId, {
         ...change,
         derivatives: change.derivatives ?? prev?.derivatives,
-      } as PaperStateChange);
+      });
       const { userId, exchange } = parsePaperAccountId(accountId);
       for (const o of change.orders) orders.set(`${accountId}|${o.id}`, { userId, exchange, order: o });
     }
