@@ -58,7 +58,7 @@ export interface RunningServer {
 export async function startServer(
   env: Record<string, string> = {},
   dataDir?: string,
-  opts: { fresh?: boolean } = {},
+  opts: { fresh?: boolean; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   let dir = dataDir;
@@ -67,7 +67,7 @@ export async function startServer(
     if (!opts.fresh) seedDataDir(dir);
   }
   let output = '';
-  const child = spawn(process.execPath, serverArgs(), {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...serverArgs()], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -27,7 +27,13 @@ export async function startSeededServer(
   env: Record<string, string> = {},
   otherUsers = 0,
 ): Promise<SeededServer> {
-  const server = await startServer({ LOG_LEVEL: 'warn', SHED_MAX_EVENT_LOOP_DELAY_MS: '500', ...env });
+  // BENCH_SERVER_NODE_ARGS go to the server's node (a profile of a bench: `--cpu-prof --cpu-prof-dir=…`).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const server = await startServer(
+    { LOG_LEVEL: 'warn', SHED_MAX_EVENT_LOOP_DELAY_MS: '500', ...env },
+    undefined,
+    { nodeArgs },
+  );
   try {
     const email = 'bench-user@example.com';
     await registerViaApi(server.baseUrl, server.outboxDir, email, BENCH_PASSWORD);
