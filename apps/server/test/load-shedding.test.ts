@@ -122,6 +122,22 @@ describe('load shedding: a fair share of the event loop', () => {
     expect(healthTurn).toBeLessThan(Math.max(...startedAt));
   });
 
+  it('goes quiet once nothing waits: no turn is scheduled while the server is idle', async () => {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, {
+      maxInFlight: 0,
+      maxEventLoopDelayMs: 0,
+      maxPerTurn: 2,
+      maxWaiting: 100,
+    });
+    app.get('/api/work', async () => ({ ok: true }));
+    await app.ready();
+    await Promise.all(Array.from({ length: 10 }, () => app!.inject('/api/work')));
+    await new Promise((r) => setTimeout(r, 50));
+    // A turn scheduled at every turn would keep one immediate pending for ever (and a core spinning).
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Immediate')).toEqual([]);
+  });
+
   it('answers 503 with Retry-After when too many wait for a turn', async () => {
     app = Fastify();
     await app.register(loadSheddingPlugin, {
