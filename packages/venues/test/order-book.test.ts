@@ -118,6 +118,27 @@ describe('RestingOrderBook', () => {
     expect(book.orders('X')).toHaveLength(95);
   });
 
+  it('rests again at prices it crossed, before and after the crossed levels are swept (1,000 prices, 3 rounds)', () => {
+    const book = new RestingOrderBook<O>();
+    const far = order('buy', 1, 'ETH/USDT', 'far');
+    book.add(far);
+    for (let round = 0; round < 3; round++) {
+      // 1,000 buys at 1,000 prices, crossed level by level from the top: every level leaves the heap
+      // (more than the sweep's threshold of detached levels), then the same prices are used again.
+      for (let p = 1000; p < 2000; p++) book.add(order('buy', p, 'ETH/USDT', `r${round}-${p}`));
+      expect(book.best('ETH/USDT', 'buy')).toBe(1999);
+      for (let p = 1999; p >= 1000; p -= 100) {
+        expect(ids(book.cross('ETH/USDT', p - 99))).toEqual(
+          Array.from({ length: 100 }, (_, i) => `r${round}-${p - i}`),
+        );
+      }
+      expect(book.size).toBe(1);
+      expect(book.best('ETH/USDT', 'buy')).toBe(1);
+    }
+    expect(ids(book.cross('ETH/USDT', 1))).toEqual(['far']);
+    expect(book.best('ETH/USDT', 'buy')).toBeUndefined();
+  });
+
   it('matches a naive reference over random add / cancel / cross sequences (property)', () => {
     // Two symbols (mostly one) and integer prices (half the time on a small grid): many equal
     // prices, empty levels reused, crosses that take some levels and not others.

