@@ -31,6 +31,20 @@ describe('read cache of the bot lists', () => {
     expect(r.status).toBe(200);
     return r.body.bots as Json[];
   };
+  /** A classic DCA bot, 100 USDT, TP 1 %, 2 safety orders 1 % apart, no restart, no trend filter. */
+  const startClassic = (u: User, symbol: string) =>
+    call(u, 'POST', '/api/start_bot', {
+      symbol: symbol,
+      amount: '100',
+      tp: '1',
+      separacion: '1',
+      os: '2',
+      exchange: EX,
+      r: false,
+      r_os: false,
+      apartado: 'Spot',
+      trend_filter: false,
+    });
   const startDca = async (u: User, symbol: string) => {
     const r = await call(u, 'POST', '/api/start_bot_dca', {
       symbol,
@@ -100,18 +114,7 @@ describe('read cache of the bot lists', () => {
 
     const classics = async () => (await call(alice, 'GET', '/api/bots_activos')).body.bots as Json[];
     expect(await classics()).toEqual([]);
-    const c = await call(alice, 'POST', '/api/start_bot', {
-      symbol: 'ETH/USDT',
-      amount: '100',
-      tp: '1',
-      separacion: '1',
-      os: '2',
-      exchange: EX,
-      r: false,
-      r_os: false,
-      apartado: 'Spot',
-      trend_filter: false,
-    });
+    const c = await startClassic(alice, 'ETH/USDT');
     expect(c.status).toBe(200);
     expect((await classics()).map((b) => b.symbol)).toEqual(['ETH/USDT']);
     const cs = await call(alice, 'POST', '/api/stop_bot', {
@@ -150,18 +153,7 @@ describe('read cache of the bot lists', () => {
 
   it('follows a price move at once in precios_actuales and pnls_actuales', async () => {
     // A classic DCA bot holds a position: its PnL moves with the price (unrealized).
-    const c = await call(bob, 'POST', '/api/start_bot', {
-      symbol: 'BTC/USDT',
-      amount: '100',
-      tp: '1',
-      separacion: '1',
-      os: '2',
-      exchange: EX,
-      r: false,
-      r_os: false,
-      apartado: 'Spot',
-      trend_filter: false,
-    });
+    const c = await startClassic(bob, 'BTC/USDT');
     expect(c.status).toBe(200);
     await until(async () => {
       const l = (await call(bob, 'GET', '/api/bots_activos')).body.bots as Json[];
