@@ -1,43 +1,43 @@
-import { ActionIcon, Burger, Button, Drawer, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { ActionIcon, Burger, Button, Group, Text } from '@mantine/core';
 import type { MouseEvent, ReactNode } from 'react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { SignInDropdown } from '../../features/auth/components/SignInDropdown';
 import { useSession } from '../../shared/session/session';
 import { useBuyTokenModal } from '../../shared/ui/BuyTokenContext';
-import { DevModal } from './DevModal';
+import { Deferred } from './Deferred';
 import { LanguageSwitch } from './LanguageSwitch';
+import { LoginPageIcon } from './LoginPageIcon';
 import { canTrade, isSupport, stopIfLoggedOut } from './navGuards';
+import type { Access, NavItem } from './navItems';
 
-/**
- * How a header link behaves (spec part 1 §2). `trade`: Spot and Futures, which open for the support
- * accounts, or for every logged-in user when the operator set TRADING_SCREENS=all.
- */
-type Access = 'open' | 'login' | 'support' | 'trade';
-
-interface NavItem {
-  to: string;
-  label: string;
-  access: Access;
-  testId: string;
-}
+// The floating parts: their own chunks, asked for at the first render (Deferred.tsx says why).
+const controls = () => import('./HeaderControls');
+const TradeMenu = lazy(() => controls().then((m) => ({ default: m.TradeMenu })));
+const LoginPageLink = lazy(() => controls().then((m) => ({ default: m.LoginPageLink })));
+const NavDrawer = lazy(() => controls().then((m) => ({ default: m.NavDrawer })));
+const SignInDropdown = lazy(() =>
+  import('../../features/auth/components/SignInDropdown').then((m) => ({ default: m.SignInDropdown })),
+);
+const DevModal = lazy(() => import('./DevModal').then((m) => ({ default: m.DevModal })));
 
 /** The header's access rules in one place: login-gated links toast, support links open the dev modal. */
 function useNavAccess() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [devOpen, setDevOpen] = useState(false);
+  // Mounted from the first open on (its chunk loads then), so the closing transition still plays.
+  const [devMounted, setDevMounted] = useState(false);
   const guard = (access: Access) => (e: MouseEvent<HTMLElement>) => {
     if (access === 'login') {
       stopIfLoggedOut(e, user, t('shell.loginRequired'));
     } else if ((access === 'support' && !isSupport(user)) || (access === 'trade' && !canTrade(user))) {
       e.preventDefault();
+      setDevMounted(true);
       setDevOpen(true);
     }
   };
-  return { guard, devOpen, closeDev: () => setDevOpen(false) };
+  return { guard, devOpen, devMounted, closeDev: () => setDevOpen(false) };
 }
 
 function NavButton({
@@ -73,8 +73,10 @@ export function Header() {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const buyToken = useBuyTokenModal();
-  const { guard, devOpen, closeDev } = useNavAccess();
-  const [drawerOpen, drawer] = useDisclosure(false);
+  const { guard, devOpen, devMounted, closeDev } = useNavAccess();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerMounted, setDrawerMounted] = useState(false);
+  const guardItem = (item: NavItem) => guard(item.access);
 
   const trade: NavItem[] = [
     { to: '/spot', label: t('shell.nav.spot'), access: 'trade', testId: 'nav-spot' },
@@ -119,7 +121,10 @@ export function Header() {
             hiddenFrom="lg"
             size="sm"
             opened={drawerOpen}
-            onClick={drawer.toggle}
+            onClick={() => {
+              setDrawerMounted(true);
+              setDrawerOpen((o) => !o);
+            }}
             aria-label={t('shell.nav.menu')}
             data-testid="nav-burger"
           />
@@ -134,26 +139,15 @@ export function Header() {
             </Text>
           </Link>
           <Group gap={2} wrap="nowrap" visibleFrom="lg">
-            <Menu trigger="click-hover" position="bottom-start" withinPortal>
-              <Menu.Target>
-                <Button variant="subtle" color="gray" size="compact-sm" data-testid="nav-trade">
+            <Deferred
+              fallback={(wake) => (
+                <Button variant="subtle" color="gray" size="compact-sm" onClick={wake}>
                   {t('shell.nav.trade')} ▾
                 </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {trade.map((item) => (
-                  <Menu.Item
-                    key={item.to}
-                    component={Link}
-                    to={item.to}
-                    onClick={guard(item.access)}
-                    data-testid={item.testId}
-                  >
-                    {item.label}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+              )}
+            >
+              {(woken) => <TradeMenu items={trade} guard={guardItem} defaultOpened={woken} />}
+            </Deferred>
             {main.map((item) => (
               <NavButton key={item.to} item={item} onClick={guard(item.access)} />
             ))}
@@ -198,19 +192,18 @@ export function Header() {
               >
                 {t('shell.nav.register')}
               </Button>
-              <SignInDropdown />
-              <Tooltip label={t('shell.nav.loginPage')}>
-                <ActionIcon
-                  component={Link}
-                  to="/login"
-                  variant="subtle"
-                  color="gray"
-                  aria-label={t('shell.nav.loginPage')}
-                  data-testid="nav-login"
-                >
-                  <span aria-hidden>↗</span>
-                </ActionIcon>
-              </Tooltip>
+              <Deferred
+                fallback={(wake) => (
+                  <Button size="compact-sm" variant="light" onClick={wake}>
+                    {t('auth.login.submit')}
+                  </Button>
+                )}
+              >
+                {(woken) => <SignInDropdown defaultOpened={woken} />}
+              </Deferred>
+              <Suspense fallback={<LoginPageIcon />}>
+                <LoginPageLink />
+              </Suspense>
             </>
           )}
           <ActionIcon
@@ -229,41 +222,24 @@ export function Header() {
         </Group>
       </Group>
 
-      <Drawer opened={drawerOpen} onClose={drawer.close} title="BYTX" size="xs" data-testid="nav-drawer">
-        <Stack gap={4} onClick={drawer.close}>
-          <Button component={Link} to="/" variant="subtle" color="gray" justify="flex-start">
-            {t('shell.nav.home')}
-          </Button>
-          {[...trade, ...main, wallet].map((item) => (
-            <Button
-              key={item.to}
-              component={Link}
-              to={item.to}
-              variant="subtle"
-              color="gray"
-              justify="flex-start"
-              onClick={guard(item.access)}
-            >
-              {item.label}
-            </Button>
-          ))}
-          {!user && (
-            <>
-              <Button component={Link} to="/registro" variant="subtle" color="gray" justify="flex-start">
-                {t('shell.nav.register')}
-              </Button>
-              <Button component={Link} to="/login" variant="subtle" color="gray" justify="flex-start">
-                {t('shell.nav.loginPage')}
-              </Button>
-            </>
-          )}
-          <Button variant="subtle" justify="flex-start" onClick={buyToken.open}>
-            {t('shell.buyToken')}
-          </Button>
-        </Stack>
-      </Drawer>
+      {drawerMounted && (
+        <Suspense fallback={null}>
+          <NavDrawer
+            opened={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            items={[...trade, ...main, wallet]}
+            guard={guardItem}
+            loggedIn={!!user}
+            onBuyToken={buyToken.open}
+          />
+        </Suspense>
+      )}
 
-      <DevModal opened={devOpen} onClose={closeDev} />
+      {devMounted && (
+        <Suspense fallback={null}>
+          <DevModal opened={devOpen} onClose={closeDev} />
+        </Suspense>
+      )}
     </>
   );
 }

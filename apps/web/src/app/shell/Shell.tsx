@@ -1,4 +1,3 @@
-import { AppShell } from '@mantine/core';
 import { Suspense, useMemo, useState } from 'react';
 import { Outlet } from 'react-router';
 import { BuyTokenContext } from '../../shared/ui/BuyTokenContext';
@@ -14,14 +13,17 @@ const BuyTokenModal = lazyPage(
   'BuyTokenModal',
 );
 
-/**
- * The page's area fills the viewport below the header, so the footer under it always starts below the
- * fold: a page that shows in steps (the session check, the lazy chunk, then its data) never moves a
- * visible footer (layout shift, docs/web-shell.md "First page size"). The variables are AppShell's.
+/*
+ * The layout is ./layout.css. The page's area fills the viewport below the header, so the footer under
+ * it always starts below the fold: a page that shows in steps (the session check, the lazy chunk, then
+ * its data) never moves a visible footer (layout shift, docs/web-shell.md "First page size").
  */
-const PAGE_AREA = {
-  minHeight: 'calc(100dvh - var(--app-shell-header-offset, 0rem) - var(--app-shell-padding, 0rem))',
-} as const;
+
+/**
+ * react-remove-scroll's class for fixed elements: while a modal locks the page's scroll, it keeps them
+ * clear of the scrollbar's gap, as AppShell's header and footer did.
+ */
+const SCROLL_LOCK_OFFSET = 'right-scroll-bar-position';
 
 export function Shell() {
   const [buyOpen, setBuyOpen] = useState(false);
@@ -38,22 +40,22 @@ export function Shell() {
   );
   return (
     <BuyTokenContext.Provider value={buyToken}>
-      <AppShell header={{ height: 60 }} footer={{ height: 40 }} padding="md">
-        <AppShell.Header>
+      <div className="bytx-shell">
+        <header className={`bytx-shell-header ${SCROLL_LOCK_OFFSET}`}>
           <Header />
-        </AppShell.Header>
-        <AppShell.Main>
-          <div style={PAGE_AREA}>
+        </header>
+        <main className="bytx-shell-main">
+          <div className="bytx-shell-page">
             <Suspense fallback={<PageFallback />}>
               <Outlet />
             </Suspense>
           </div>
           <Footer />
-        </AppShell.Main>
-        <AppShell.Footer>
+        </main>
+        <footer className={`bytx-shell-footer ${SCROLL_LOCK_OFFSET}`}>
           <TickerBar />
-        </AppShell.Footer>
-      </AppShell>
+        </footer>
+      </div>
       {buyMounted && (
         <Suspense fallback={null}>
           <BuyTokenModal opened={buyOpen} onClose={() => setBuyOpen(false)} />

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import type { MouseEvent } from 'react';
 import type { SessionUser } from '../../shared/session/session';
 
@@ -24,6 +23,9 @@ export function stopIfLoggedOut(
 ): boolean {
   if (user) return false;
   e.preventDefault();
-  notifications.show({ message, color: 'yellow', autoClose: LOGIN_TOAST_MS });
+  // Through import(): the toasts' package stays out of the first script (app/providers.tsx).
+  void import('@mantine/notifications').then(({ notifications }) =>
+    notifications.show({ message, color: 'yellow', autoClose: LOGIN_TOAST_MS }),
+  );
   return true;
 }

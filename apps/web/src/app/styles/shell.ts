@@ -26,7 +26,6 @@ import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Anchor.css';
-import '@mantine/core/styles/AppShell.css';
 import '@mantine/core/styles/Burger.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Card.css';
@@ -43,3 +42,4 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Title.css';
 // Other Mantine packages' styles come after all of @mantine/core's (Mantine's import-order rule).
 import '@mantine/notifications/styles.css';
+import '../shell/layout.css';

@@ -1,0 +1,44 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { lazy } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Deferred } from './Deferred';
+
+/** A lazy part whose chunk arrives when the test says so. */
+function controlledPart() {
+  let arrive!: () => void;
+  const loaded = new Promise<void>((resolve) => (arrive = resolve));
+  const Part = lazy(async () => {
+    await loaded;
+    return { default: ({ opened }: { opened: boolean }) => <div>part {opened ? 'open' : 'closed'}</div> };
+  });
+  return { Part, arrive: () => act(async () => arrive()) };
+}
+
+describe('Deferred', () => {
+  it('shows the stand-in until the part arrives, then the part, closed', async () => {
+    const { Part, arrive } = controlledPart();
+    render(
+      <Deferred fallback={(wake) => <button onClick={wake}>stand-in</button>}>
+        {(woken) => <Part opened={woken} />}
+      </Deferred>,
+    );
+    expect(screen.getByText('stand-in')).toBeTruthy();
+    await arrive();
+    expect(await screen.findByText('part closed')).toBeTruthy();
+    expect(screen.queryByText('stand-in')).toBeNull();
+  });
+
+  it('keeps a click on the stand-in: the part opens when it arrives', async () => {
+    const user = userEvent.setup();
+    const { Part, arrive } = controlledPart();
+    render(
+      <Deferred fallback={(wake) => <button onClick={wake}>stand-in</button>}>
+        {(woken) => <Part opened={woken} />}
+      </Deferred>,
+    );
+    await user.click(screen.getByText('stand-in'));
+    await arrive();
+    expect(await screen.findByText('part open')).toBeTruthy();
+  });
+});
