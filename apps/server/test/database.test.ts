@@ -1,3 +1,7 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabaseOptions } from '../src/db/client';
@@ -23,6 +27,63 @@ describe('database (PGlite)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.createdAt).toBeInstanceOf(Date);
     expect(again).toEqual([]);
+  });
+
+  it('creates a new cluster in a child process, in place of a leftover of a crashed creation', async () => {
+    const dataDir = tempDir();
+    // What a crash during an earlier first start leaves: a half-made cluster beside the real folder.
+    fs.mkdirSync(path.join(dataDir, 'pglite.init-12345'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'pglite.init-12345', 'half'), 'x');
+    const before = process.memoryUsage().rss;
+    const database = await openDatabase({ dataDir });
+    await database.db.insert(users).values({ email: 'apart@example.com', passwordHash: 'x' });
+    await database.close();
+    expect(fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+    expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('pglite.init'))).toEqual([]);
+    // The cluster was made elsewhere: this process only opened it. An in-process initdb grows the
+    // process by about 450 MB (pglite-init.ts); opening and migrating, by well under 300 MB.
+    expect(process.memoryUsage().rss - before).toBeLessThan(350 * 2 ** 20);
+    const again = await openDatabase({ dataDir });
+    const rows = await again.db.select().from(users).where(eq(users.email, 'apart@example.com'));
+    await again.close();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('stops the creating child when the server is SIGKILLed during a first start', async () => {
+    const dataDir = tempDir();
+    const dir = path.join(dataDir, 'pglite');
+    const init = pathToFileURL(path.resolve(import.meta.dirname, '../src/db/pglite-init.ts')).href;
+    const server = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import(${JSON.stringify(init)}).then((m) => m.createClusterApart(${JSON.stringify(dir)}))`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const tmp = `${dir}.init-${server.pid}`;
+    // The child is at work once its folder appears.
+    const started = Date.now();
+    while (!fs.existsSync(tmp) && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(tmp)).toBe(true);
+    const creating = () => {
+      try {
+        return execFileSync('pgrep', ['-f', tmp]).toString().trim();
+      } catch {
+        return ''; // pgrep exits 1 when nothing matches
+      }
+    };
+    expect(creating()).not.toBe('');
+    server.kill('SIGKILL');
+    const killed = Date.now();
+    while (creating() !== '' && Date.now() - killed < 5_000) await new Promise((r) => setTimeout(r, 50));
+    expect(creating()).toBe('');
+    // The next start removes what the killed one left and makes the cluster.
+    const database = await openDatabase({ dataDir });
+    await database.close();
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['pglite']);
   });
 });
 

@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index';
 import { runMigrations, type SqlRunner } from './migrate';
+import { createClusterApart } from './pglite-init';
 
 export type Schema = typeof schema;
 /** The one database type every repository takes: PGlite and node-postgres share it. */
@@ -76,10 +77,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     const memory = opts.dataDir === 'memory://';
     if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
     if (opts.snapshot && !memory) throw new Error('a snapshot can only start an in-memory database');
+    const folder = memory ? null : path.join(opts.dataDir, 'pglite');
+    if (folder) await createClusterApart(folder);
     // One options object: PGlite reads a second argument only when the first is a folder's name
     // (`new PGlite(undefined, options)` ignores the options).
     const client = new PGlite({
-      ...(memory ? {} : { dataDir: path.join(opts.dataDir, 'pglite') }),
+      ...(folder ? { dataDir: folder } : {}),
       parsers: { 20: (v: string) => Number(v) },
       ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     });
