@@ -37,12 +37,14 @@ export const PG_URL = process.env.DATABASE_URL;
 export const PG_SKIP_REASON = 'DATABASE_URL is not set: PostgreSQL variants of the data-layer tests skipped';
 
 /**
- * A fresh PostgreSQL database for one test file: created from DATABASE_URL's server, dropped by cleanup.
- * Each file gets its own so parallel files never see each other's rows.
+ * A fresh PostgreSQL database for one test file (or one bench run): created from DATABASE_URL's server,
+ * dropped by cleanup. Each file gets its own so parallel files never see each other's rows.
  */
-export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresUrl(
+  prefix = 'bytx_t',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!PG_URL) throw new Error(PG_SKIP_REASON);
-  const name = `bytx_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -77,6 +77,20 @@ describe('load shedding: a fair share of the event loop', () => {
     app = undefined;
   });
 
+  /** A bare app with only the per-turn share and the waiting bound, and one sheddable route. */
+  async function shareApp(maxPerTurn: number, maxWaiting: number) {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, {
+      maxInFlight: 0,
+      maxEventLoopDelayMs: 0,
+      maxPerTurn,
+      maxWaiting,
+    });
+    app.get('/api/work', async () => ({ ok: true }));
+    await app.ready();
+    return app;
+  }
+
   it('starts at most maxPerTurn requests a turn, answers them all in order, and lets health through at once', async () => {
     app = Fastify();
     await app.register(loadSheddingPlugin, {
@@ -123,15 +137,7 @@ describe('load shedding: a fair share of the event loop', () => {
   });
 
   it('goes quiet once nothing waits: no turn is scheduled while the server is idle', async () => {
-    app = Fastify();
-    await app.register(loadSheddingPlugin, {
-      maxInFlight: 0,
-      maxEventLoopDelayMs: 0,
-      maxPerTurn: 2,
-      maxWaiting: 100,
-    });
-    app.get('/api/work', async () => ({ ok: true }));
-    await app.ready();
+    await shareApp(2, 100);
     await Promise.all(Array.from({ length: 10 }, () => app!.inject('/api/work')));
     await new Promise((r) => setTimeout(r, 50));
     // A turn scheduled at every turn would keep one immediate pending for ever (and a core spinning).
@@ -139,15 +145,7 @@ describe('load shedding: a fair share of the event loop', () => {
   });
 
   it('answers 503 with Retry-After when too many wait for a turn', async () => {
-    app = Fastify();
-    await app.register(loadSheddingPlugin, {
-      maxInFlight: 0,
-      maxEventLoopDelayMs: 0,
-      maxPerTurn: 1,
-      maxWaiting: 5,
-    });
-    app.get('/api/work', async () => ({ ok: true }));
-    await app.ready();
+    await shareApp(1, 5);
     const res = await Promise.all(Array.from({ length: 20 }, () => app!.inject('/api/work')));
     const shed = res.filter((r) => r.statusCode === 503);
     expect(shed.length).toBeGreaterThan(0);

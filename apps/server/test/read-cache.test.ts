@@ -59,6 +59,11 @@ describe('read cache of the bot lists', () => {
     return r.body.bot as Json;
   };
 
+  const stopDca = async (u: User, symbol: string) => {
+    const r = await call(u, 'POST', '/api/stop_bot_dca', { exchange: EX, symbol, mode: 'cancel_only' });
+    expect(r.status).toBe(200);
+  };
+
   beforeAll(async () => {
     t = await makeTestApp({ BOT_RUNNER: '1', SIMULATOR_CONTROL: '1' });
     alice = await createTestUser(t);
@@ -78,12 +83,7 @@ describe('read cache of the bot lists', () => {
     expect(await dcaList(alice)).toEqual([]); // now cached
     const bot = await startDca(alice, 'BTC/USDT');
     expect((await dcaList(alice)).map((b) => b.id)).toEqual([bot.id]);
-    const stop = await call(alice, 'POST', '/api/stop_bot_dca', {
-      exchange: EX,
-      symbol: 'BTC/USDT',
-      mode: 'cancel_only',
-    });
-    expect(stop.status).toBe(200);
+    await stopDca(alice, 'BTC/USDT');
     expect(await dcaList(alice)).toEqual([]);
     // It went to the closed bots' history at the same moment.
     const hist = await call(alice, 'GET', '/api/historial');
@@ -174,6 +174,21 @@ describe('read cache of the bot lists', () => {
     const p2 = await pnl();
     // 0.001 BTC held: 500 USDT higher is about 0.5 USDT more.
     expect(p2 - p1).toBeCloseTo(0.5, 1);
+  });
+
+  it('lists a new bot in pnls_actuales at once and drops a stopped one at once (its rows are kept)', async () => {
+    const carol = await createTestUser(t);
+    expect(
+      (await call(carol, 'POST', '/api/conectar_exchange', { exchange: EX, mode: 'paper' })).status,
+    ).toBe(200);
+    const pnls = async () =>
+      ((await call(carol, 'POST', '/api/pnls_actuales', {})).body.pnls as Json[]).map((p) => p.symbol);
+    expect(await pnls()).toEqual([]);
+    expect(await pnls()).toEqual([]); // the rows are now kept
+    await startDca(carol, 'ETH/USDT');
+    expect(await pnls()).toEqual(['ETH/USDT']);
+    await stopDca(carol, 'ETH/USDT');
+    expect(await pnls()).toEqual([]);
   });
 
   it('shows a write made outside the repository (raw SQL) at once', async () => {

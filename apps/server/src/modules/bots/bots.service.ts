@@ -597,7 +597,8 @@ export class BotsService {
     return out;
   }
   async pnls(userId: string, bots?: { symbol: string; exchange: string }[]) {
-    let rows = await this.repo.listByUser(userId, 'active');
+    // Kept until the next write to the user's bots; the figures below follow prices and the clock.
+    let rows = await this.reads.memo(userId, 'active rows', () => this.repo.listByUser(userId, 'active'));
     if (bots) {
       const wanted = new Set(bots.map((b) => `${b.exchange.toLowerCase()}|${asciiTrim(b.symbol)}`));
       rows = rows.filter((r) => wanted.has(`${r.exchange}|${r.symbol}`));

@@ -77,6 +77,11 @@ export class ReadCache {
   private globalGen = 0;
   private readonly userGens = new Map<string, number>();
   private readonly entries = new Map<string, Map<string, Entry>>();
+  /** `memo` values by `${userId}|${key}`. */
+  private readonly values = new Map<
+    string,
+    { userGen: number; globalGen: number; value: Promise<unknown> }
+  >();
   /** bot id → user id, and strategy id (client order id prefix) → user id, learnt from rows read. */
   private readonly owners = new Map<string, string>();
   private readonly subscriptions = new Map<string, () => void>();
@@ -115,6 +120,7 @@ export class ReadCache {
     for (const off of this.subscriptions.values()) off();
     this.subscriptions.clear();
     this.entries.clear();
+    this.values.clear();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -356,6 +362,34 @@ export class ReadCache {
       if (this.entries.get(userId)?.get(key) === entry) this.entries.get(userId)!.delete(key);
       throw err;
     }
+  }
+
+  /**
+   * Rows an answer is computed from, kept until the next write to the user's bots (no clock, no
+   * price), under the same rules as the answers: a value loaded while a write landed is not kept.
+   * `pnls_actuales` is recomputed every second and after every tick of its pairs, and re-reading the
+   * user's active bots (whole rows, with their state) each time was most of its cost. The value is
+   * shared by every caller: read it, never change it.
+   */
+  memo<T>(userId: string, key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return load();
+    const k = `${userId}|${key}`;
+    const userGen = this.userGens.get(userId) ?? 0;
+    const globalGen = this.globalGen;
+    const hit = this.values.get(k);
+    if (hit && hit.userGen === userGen && hit.globalGen === globalGen) return hit.value as Promise<T>;
+    const value = load();
+    const entry = { userGen, globalGen, value };
+    if (this.values.size >= MAX_USERS) this.values.clear();
+    this.values.set(k, entry);
+    const settle = () => {
+      const changed = (this.userGens.get(userId) ?? 0) !== userGen || this.globalGen !== globalGen;
+      if (this.values.get(k) === entry && changed) this.values.delete(k);
+    };
+    value.then(settle, () => {
+      if (this.values.get(k) === entry) this.values.delete(k);
+    });
+    return value;
   }
 
   /** Sends the (cached) answer as JSON, exactly as fastify would have serialized the object. */

@@ -34,7 +34,7 @@ const ORDER_CHUNK = 1_000;
  * account and upserts only the orders that changed, in one transaction. PaperVenue never overlaps
  * two saves of one account, so a save is never overtaken by an older one.
  *
- * Saves are group-committed (runner/batcher.ts): the saves made together — at 10,000 bots, the ~400
+ * Saves are group-committed (lib/batcher.ts): the saves made together — at 10,000 bots, the ~400
  * paper accounts a price move of one pair fills — are one transaction with one upsert of the account
  * rows and one of the order rows, and each save resolves only once that transaction has committed,
  * as a save of its own would. A batch that fails is saved again account by account.
