@@ -15,15 +15,16 @@ import {
   PaperVenue,
   SimulatedMarketData,
   simulatedSymbols,
+  type PaperMarketFeed,
   type PaperStore,
   type Ticker,
   type Venue,
 } from '@bytx/venues';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import pg from 'pg';
 import pino from 'pino';
 import type { MarketHub, VenueRegistry } from '../apps/server/src/context';
 import { openDatabase } from '../apps/server/src/db/client';
@@ -40,6 +41,7 @@ import { dcaMarketRules } from '../apps/server/src/modules/bots/market-rules';
 import { BotRunner, strategyIdOf, type RunnerStore } from '../apps/server/src/modules/bots/runner';
 import { GroupCommitStore } from '../apps/server/src/modules/bots/runner/group-commit';
 import { DbPaperStore, paperAccountId } from '../apps/server/src/modules/exchanges/paper-store';
+import { freshPostgresUrl } from '../apps/server/test/helpers';
 import type { BenchSection } from './run';
 
 const EX = 'binance';
@@ -161,27 +163,11 @@ const SEED_CHUNK = 1_000;
  * A fresh database: PGlite in a temp folder (as the server keeps it) or a database created on
  * DATABASE_URL's server and dropped by `close`; migrated by openDatabase as the server does.
  */
-async function databaseStores(kind: 'pglite' | 'postgres'): Promise<Stores> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-bots-'));
-  let databaseUrl: string | undefined;
-  let drop = async () => undefined as void;
-  if (kind === 'postgres') {
-    const name = `bytx_bench_bots_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'db') });
+async function databaseStores(kind: 'pglite' | 'postgres', at: DatabaseLocation): Promise<Stores> {
+  const database = await openDatabase({
+    databaseUrl: kind === 'postgres' ? at.url : undefined,
+    dataDir: path.join(at.dataDir, 'db'),
+  });
   const repo = new BotsRepository(database.db);
   return {
     store: GROUP_COMMIT ? new GroupCommitStore(repo, database.db) : repo,
@@ -206,19 +192,55 @@ async function databaseStores(kind: 'pglite' | 'postgres'): Promise<Stores> {
       const [row] = await database.sql.query('SELECT count(*)::int AS n FROM bot_trades');
       return Number(row?.n ?? 0);
     },
-    close: async () => {
-      await database.close();
-      await drop();
+    close: () => database.close(),
+  };
+}
+
+/** Where a run's database is: a PGlite folder, and a database on DATABASE_URL's server. */
+interface DatabaseLocation {
+  dataDir: string;
+  url: string | undefined;
+}
+
+/** A new, empty location (the database is created and migrated by the first openDatabase). */
+async function newLocation(
+  kind: 'pglite' | 'postgres',
+): Promise<DatabaseLocation & { drop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-bots-'));
+  const fresh = kind === 'postgres' ? await freshPostgresUrl('bytx_bench_bots') : null;
+  return {
+    dataDir,
+    url: fresh?.url,
+    drop: async () => {
+      await fresh?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function run(nBots: number, ticks: number, scenario: Scenario, storeKind: StoreKind) {
+/**
+ * One configuration. On a database it runs in two processes (`runApart`): `seed` creates the users and
+ * bots and ends; `measure` starts the runner on the bots already there, as a server starts.
+ */
+async function run(a: RunArgs) {
+  const { nBots, ticks, scenario, storeKind } = a;
   const normal = normals(42);
   const sim = new MarketSimulator({ seed: 7, startTime: Date.UTC(2025, 0, 15) });
-  const feed = new SimulatedMarketData(sim, EX);
-  const stores = storeKind === 'memory' ? memoryStores() : await databaseStores(storeKind);
+  const simFeed = new SimulatedMarketData(sim, EX);
+  // The paper accounts' market list is one object for all of them, as in the server, where every
+  // account's feed reads the market-data hub's cached list (`hubFeed`, MarketHub.markets). Each account
+  // loading its own copy from the simulator cost ~800 numbers and ~50 strings a bot (~20 KB).
+  const markets = simFeed.loadMarkets();
+  const feed: PaperMarketFeed = {
+    exchange: simFeed.exchange,
+    loadMarkets: () => markets,
+    fetchTicker: (symbol) => simFeed.fetchTicker(symbol),
+    fetchOrderBook: (symbol, limit) => simFeed.fetchOrderBook(symbol, limit),
+    fetchOHLCV: (symbol, timeframe, since, limit) => simFeed.fetchOHLCV(symbol, timeframe, since, limit),
+    subscribe: (symbol, listener) => simFeed.subscribe(symbol, listener),
+    isListed: (symbol) => simFeed.isListed(symbol),
+  };
+  const stores = storeKind === 'memory' ? memoryStores() : await databaseStores(storeKind, a.at!);
   const { store, paperStore } = stores;
   const start: Record<string, number> = {};
   for (const s of SYMBOLS) start[s] = sim.setPrice(EX, s, sim.price(EX, s));
@@ -312,12 +334,16 @@ async function run(nBots: number, ticks: number, scenario: Scenario, storeKind: 
       updatedAt: new Date(),
     });
   }
-  await stores.seed(rows);
+  if (a.phase !== 'measure') await stores.seed(rows);
   rows.length = 0;
-  const seedMs = performance.now() - setupStart;
+  const seedMs = a.phase === 'measure' ? (a.seedMs ?? 0) : performance.now() - setupStart;
+  if (a.phase === 'seed') {
+    await stores.close();
+    return { seedMs };
+  }
   await runner.start();
   await runner.idle();
-  const setupMs = performance.now() - setupStart;
+  const setupMs = performance.now() - setupStart + (a.phase === 'measure' ? seedMs : 0);
   let price = { ...start };
   // Each pair ticks once a second; the pairs' ticks are spread over the second as feeds arrive.
   const slot = 1000 / SYMBOLS.length;
@@ -391,6 +417,68 @@ async function run(nBots: number, ticks: number, scenario: Scenario, storeKind: 
   };
 }
 
+interface RunArgs {
+  nBots: number;
+  ticks: number;
+  scenario: Scenario;
+  storeKind: StoreKind;
+  /** The database (database stores). */
+  at?: DatabaseLocation;
+  /** `seed`: create the users and bots, then end; `measure`: run on them (`seedMs`: what seeding took). */
+  phase?: 'seed' | 'measure';
+  seedMs?: number;
+}
+type Measured = Exclude<Awaited<ReturnType<typeof run>>, { seedMs: number }>;
+const RESULT_LINE = '@@bots-bench-result ';
+
+/** Runs `run(args)` in a new process (this file, with `BOTS_BENCH_ONE`) and returns what it returned. */
+async function inChild<T>(args: RunArgs): Promise<T> {
+  const out = await new Promise<string>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', import.meta.filename],
+      { env: { ...process.env, BOTS_BENCH_ONE: JSON.stringify(args) }, maxBuffer: 64 * 2 ** 20 },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+    );
+  });
+  const line = out.split('\n').find((l) => l.startsWith(RESULT_LINE));
+  if (!line) throw new Error(`bots bench child printed no result:\n${out}`);
+  return JSON.parse(line.slice(RESULT_LINE.length)) as T;
+}
+
+/**
+ * One configuration in processes of its own, so its peak RSS is its own. Run one after the other in
+ * one process, each configuration's RSS also held what V8 and malloc kept of the ones before (freed
+ * pages are not given back), and a database's also what seeding 10,000 users and bots left (bulk
+ * inserts of 1,000 rows: about 200 MB on PGlite), which a server starting on bots it already has
+ * never carries. So a database is seeded by one process and measured by the next.
+ */
+async function runApart(args: RunArgs): Promise<Measured> {
+  if (args.storeKind === 'memory') return inChild<Measured>(args);
+  const at = await newLocation(args.storeKind);
+  try {
+    const { seedMs } = await inChild<{ seedMs: number }>({
+      ...args,
+      at: { dataDir: at.dataDir, url: at.url },
+      phase: 'seed',
+    });
+    return await inChild<Measured>({
+      ...args,
+      at: { dataDir: at.dataDir, url: at.url },
+      phase: 'measure',
+      seedMs,
+    });
+  } finally {
+    await at.drop();
+  }
+}
+
+if (process.env.BOTS_BENCH_ONE && process.argv[1] === import.meta.filename) {
+  const r = await run(JSON.parse(process.env.BOTS_BENCH_ONE) as RunArgs);
+  console.log(RESULT_LINE + JSON.stringify(r));
+  process.exit(0);
+}
+
 export default async function botsBench(): Promise<BenchSection[]> {
   const ticks = Number(process.env.TICKS ?? 10);
   const small = Number(process.env.SMALL ?? 1_000);
@@ -401,15 +489,14 @@ export default async function botsBench(): Promise<BenchSection[]> {
     .split(',')
     .filter((k) => k !== 'postgres' || !pgSkipped) as StoreKind[];
   if (pgSkipped) console.log('[skip] bots bench on PostgreSQL: DATABASE_URL is not set');
-  const results: Awaited<ReturnType<typeof run>>[] = [];
+  const results: Measured[] = [];
   for (const scenario of scenarios) {
     for (const n of [small, large]) {
       for (const kind of stores) {
         // The database stores run the goal's size only (DB_SMALL=1: both), so the bench stays within
         // minutes: starting 10,000 bots on a database is most of a run.
         if (kind !== 'memory' && n !== large && process.env.DB_SMALL !== '1') continue;
-        global.gc?.();
-        const r = await run(n, ticks, scenario, kind);
+        const r = await runApart({ nBots: n, ticks, scenario, storeKind: kind });
         console.log(
           `${scenario} ${n} ${kind}: p99 ${r.p99.toFixed(2)} ms, fill p99 ${r.orderP99.toFixed(1)} ms, ` +
             `${r.rssMb.toFixed(0)} MB, setup ${r.setupS.toFixed(1)} s`,

@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { users } from '../apps/server/src/db/schema/index';
 import { SessionsRepository } from '../apps/server/src/modules/accounts/sessions.repository';
+import { freshPostgresUrl } from '../apps/server/test/helpers';
 import type { BenchSection } from './run';
 
 const BIG = 100_000;
@@ -71,24 +71,8 @@ async function measure(
   driver: 'pglite' | 'postgres',
 ): Promise<{ rows: Row[]; plans: string[]; setupS: number; deleteAllMs: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-history-'));
-  let dropDb: (() => Promise<void>) | null = null;
-  let databaseUrl: string | undefined;
-  if (driver === 'postgres') {
-    const name = `bytx_bench_history_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const fresh = driver === 'postgres' ? await freshPostgresUrl('bytx_bench_history') : null;
+  const databaseUrl = fresh?.url;
   const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'db') });
   const { app, ctx } = await buildApp(
     loadConfig({
@@ -210,7 +194,7 @@ async function measure(
   } finally {
     await app.close();
     await database.close();
-    await dropDb?.();
+    await fresh?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
