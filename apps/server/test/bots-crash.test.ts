@@ -82,6 +82,18 @@ async function pendingAction(base: string, token: string, pick: number, buy: boo
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/** Waits until the server's runner has reconciled every bot it leased at start (GET /api/dev/runner). */
+async function untilRunnerStarted(base: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(`${base}/api/dev/runner`, {});
+    const s = (await res.json()) as { started: boolean; attaching: number };
+    if (s.started && s.attaching === 0) return;
+    if (Date.now() > deadline) throw new Error(`the runner did not finish its start: ${JSON.stringify(s)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Spawns the real server on `dataDir` and SIGKILLs it after `ms`, healthy or not (a kill during start-up or reconciliation). */
 async function startAndKillAfter(dataDir: string, port: number, ms: number): Promise<void> {
   const child = spawn(process.execPath, serverArgs(), {
@@ -258,7 +270,9 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
           price: Math.round(price),
         });
       }
-      // Let the last run settle at a steady price, then stop gracefully and read the database.
+      // Let the last run reconcile every bot (a loaded machine can take longer than any fixed wait),
+      // settle at a steady price, then stop gracefully and read the database.
+      await untilRunnerStarted(server.baseUrl);
       await new Promise((r) => setTimeout(r, 3000));
     } finally {
       await server.stop();

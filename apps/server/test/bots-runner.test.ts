@@ -58,7 +58,14 @@ class FaultyVenue implements Venue {
   fetchBalance = () => this.paper.fetchBalance();
   cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
   fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
-  fetchOrderByClientId = (id: string, s: string) => this.paper.fetchOrderByClientId(id, s);
+  /** Each lookup by client id takes this long (ms): a slow reconcile. */
+  lookupDelayMs = 0;
+  lookups = 0;
+  fetchOrderByClientId = async (id: string, s: string) => {
+    this.lookups++;
+    if (this.lookupDelayMs > 0) await new Promise((r) => setTimeout(r, this.lookupDelayMs));
+    return this.paper.fetchOrderByClientId(id, s);
+  };
   fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
   fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
   createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
@@ -389,5 +396,38 @@ describe('bot runner on a paper venue and the simulated market', () => {
     const bal = await paper.fetchBalance();
     const lots = (await stateOf(id)).lots.reduce((s, l) => s + l.qty, 0);
     expect(bal.BTC!.total).toBeCloseTo(lots, 10);
+  });
+
+  it('a graceful close waits for the bots still reconciling: nothing is left half-done', async () => {
+    const id = await newBot();
+    const r1 = newRunner();
+    await r1.start();
+    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    venue.hangNext = true;
+    sim.setPrice(EX, SYM, 98_900);
+    const hung = await until(async () => {
+      const rows = (await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit');
+      return rows.length > 0 ? rows[0] : null;
+    });
+    r1.abandon();
+
+    // The next process starts and is stopped while it reconciles (each lookup takes 150 ms).
+    const slow = new FaultyVenue(paper);
+    slow.lookupDelayMs = 150;
+    const r2 = newRunner(slow);
+    const started = r2.start();
+    await until(async () => slow.lookups > 0);
+    await r2.close();
+    // Once close has returned (the database would close next), the reconcile is complete.
+    expect((await repo.order(hung.clientOrderId))?.status).toBe('cancelled');
+    expect((await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit')).toEqual([]);
+    expect(await events(id)).toContain('reconcile_never_placed');
+    await started;
+    // And the bot trades no more in the closed runner.
+    const creates = slow.creates.length;
+    sim.setPrice(EX, SYM, 97_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(slow.creates.length).toBe(creates);
+    expect(r2.size).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ import {
   userOnlyBody,
 } from '@bytx/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { BotsRepository } from './bots.repository';
@@ -77,6 +78,24 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   }
   app.addHook('onClose', async () => runner.close());
   runners.set(ctx, runner);
+
+  if (ctx.config.SIMULATOR_CONTROL) {
+    // Crash tests wait on it: the state they check is only settled once the runner has reconciled.
+    app.get(
+      '/api/dev/runner',
+      {
+        schema: {
+          tags,
+          summary:
+            "The bot runner's progress: first scan done (every bot leased then reconciled), bots running and attaching (SIMULATOR_CONTROL=1 only)",
+          response: {
+            200: z.object({ started: z.boolean(), running: z.number().int(), attaching: z.number().int() }),
+          },
+        },
+      },
+      async () => runner.status,
+    );
+  }
 
   await app.register(gridDcaRoutes, { ctx, repo, runner, bots });
   await app.register(classicDcaRoutes, { ctx, repo, runner, bots });

@@ -25,6 +25,7 @@ export class BotRunner implements HandleHost {
   private readonly forwarder: ActionForwarder;
   private readonly problems: ProblemWatch;
   private heartbeat: NodeJS.Timeout | null = null;
+  private started = false;
   closed = false;
 
   constructor(readonly deps: RunnerDeps) {
@@ -49,6 +50,11 @@ export class BotRunner implements HandleHost {
     return this.bots.size;
   }
 
+  /** Whether the first scan is done (every bot leased then is reconciled), and the bots held now. */
+  get status(): { started: boolean; running: number; attaching: number } {
+    return { started: this.started, running: this.bots.size, attaching: this.attaching.size };
+  }
+
   /** The strategy that runs bots of `kind` (the services read kind-neutral views through it). */
   strategyOf(kind: string): AnyStrategy | undefined {
     return this.kinds.get(kind);
@@ -57,6 +63,7 @@ export class BotRunner implements HandleHost {
   /** Leases and resumes every active bot (reconciling each before it trades), then keeps the lease alive. */
   async start(): Promise<void> {
     await this.scan(true);
+    this.started = true;
     this.heartbeat = setInterval(
       () => void this.scan(false).catch((err: unknown) => this.deps.log.error({ err }, 'lease scan failed')),
       this.deps.heartbeatMs ?? 10_000,
@@ -90,7 +97,12 @@ export class BotRunner implements HandleHost {
 
   async close(): Promise<void> {
     this.stopTimers();
+    // Bots still being attached finish their reconcile first: the database closes right after, and a
+    // reconcile cut in the middle (journal rows still pending_submit, a fill on the venue not yet in
+    // the journal) would be left for the next start to redo. (They are detached as they finish: see get.)
+    const attaching = await Promise.allSettled([...this.attaching.values()]);
     const hs = [...this.bots.values()];
+    for (const r of attaching) if (r.status === 'fulfilled' && !hs.includes(r.value)) hs.push(r.value);
     for (const h of hs) h.detach();
     await Promise.all(hs.map((h) => h.idle()));
     this.bots.clear();
@@ -204,6 +216,8 @@ export class BotRunner implements HandleHost {
       const tradeNow = trade && row.status === 'active' && row.problem === null;
       await h.attach(tradeNow);
       if (tradeNow && !h.stopped && !this.closed) this.bots.set(botId, h);
+      // Closed while it attached: it trades no more (close waits for what it has queued).
+      else if (this.closed) h.detach();
       return h;
     })();
     this.attaching.set(botId, p);
