@@ -8,6 +8,7 @@ import type {
 } from '@bytx/venues';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { insertRows } from '../../db/bulk';
 import { GroupCommit } from '../../lib/batcher';
 import { paperAccounts, paperOrders } from '../../db/schema/index';
 
@@ -25,9 +26,6 @@ export function parsePaperAccountId(accountId: string): { userId: string; exchan
  * client-order-id lookups of a bot's recent orders. Older ones stay in the table as history.
  */
 export const PAPER_CLOSED_LOADED = 5_000;
-
-/** Order rows per statement: 8 parameters a row, well under PostgreSQL's 65,535. */
-const ORDER_CHUNK = 1_000;
 
 /**
  * PaperVenue's persistence in the database. Each save writes the balance map and sequence of the
@@ -91,7 +89,7 @@ export class DbPaperStore implements PaperStore {
    * opened again) merge as sequential saves would: the later balances, sequence and derivatives win,
    * and each order keeps its latest version.
    */
-  private async write(tx: Pick<Db, 'insert'>, items: [string, PaperStateChange][]): Promise<void> {
+  private async write(tx: Pick<Db, 'execute'>, items: [string, PaperStateChange][]): Promise<void> {
     const accounts = new Map<string, PaperStateChange>();
     const orders = new Map<string, { userId: string; exchange: string; order: Order }>();
     for (const [accountId, change] of items) {
@@ -118,19 +116,14 @@ export class DbPaperStore implements PaperStore {
           derivatives: change.derivatives ?? null,
         };
       });
-    await tx
-      .insert(paperAccounts)
-      .values(accountRows)
-      .onConflictDoUpdate({
-        target: [paperAccounts.userId, paperAccounts.exchange],
-        set: {
-          balances: sql`excluded.balances`,
-          seq: sql`excluded.seq`,
-          updatedAt: sql`excluded.updated_at`,
-          // The derivatives part is saved whole when the venue sends it, and left as it was otherwise.
-          derivatives: sql`COALESCE(excluded.derivatives, ${paperAccounts.derivatives})`,
-        },
-      });
+    // One statement per table with the rows as one JSON parameter (db/bulk.ts).
+    await insertRows(
+      tx,
+      paperAccounts,
+      accountRows,
+      // The derivatives part is saved whole when the venue sends it, and left as it was otherwise.
+      sql`ON CONFLICT (user_id, exchange) DO UPDATE SET balances = excluded.balances, seq = excluded.seq, updated_at = excluded.updated_at, derivatives = COALESCE(excluded.derivatives, ${paperAccounts.derivatives})`,
+    );
     const orderRows = [...orders.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, { userId, exchange, order: o }]) => ({
@@ -143,20 +136,12 @@ export class DbPaperStore implements PaperStore {
         data: o,
         updatedAt: now,
       }));
-    for (let i = 0; i < orderRows.length; i += ORDER_CHUNK) {
-      await tx
-        .insert(paperOrders)
-        .values(orderRows.slice(i, i + ORDER_CHUNK))
-        .onConflictDoUpdate({
-          target: [paperOrders.userId, paperOrders.exchange, paperOrders.orderId],
-          set: {
-            clientOrderId: sql`excluded.client_order_id`,
-            status: sql`excluded.status`,
-            data: sql`excluded.data`,
-            updatedAt: sql`excluded.updated_at`,
-          },
-        });
-    }
+    await insertRows(
+      tx,
+      paperOrders,
+      orderRows,
+      sql`ON CONFLICT (user_id, exchange, order_id) DO UPDATE SET client_order_id = excluded.client_order_id, status = excluded.status, data = excluded.data, updated_at = excluded.updated_at`,
+    );
   }
 
   /** Deletes a paper account with its orders (close its venue first). */

@@ -1,5 +1,5 @@
-import { and, asc, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, inArray, sql } from 'drizzle-orm';
+import { insertRows, updateRows } from '../../../db/bulk';
 import type { Db } from '../../../db/client';
 import { botEvents, botOrders, bots, botTrades } from '../../../db/schema/index';
 import {
@@ -21,63 +21,8 @@ type Entry =
   | { kind: 'order'; clientOrderId: string; patch: Partial<NewBotOrderRow> }
   | { kind: 'event'; e: NewBotEventRow };
 
-/** Rows per statement: well under PostgreSQL's 65,535 parameters at ~16 columns a row. */
-const CHUNK = 1_000;
-
-const BOT_COLUMNS = getTableColumns(bots) as unknown as Record<string, PgColumn>;
-const ORDER_COLUMNS = getTableColumns(botOrders) as unknown as Record<string, PgColumn>;
 /** The fields of a BotWrite that are columns of `bots`. */
 const BOT_FIELDS = ['state', 'pnl', 'status', 'stopReason', 'stoppedAt', 'problem', 'problemDetail'] as const;
-
-/** A value as a typed SQL literal parameter of `col` (NULL typed too, so VALUES rows agree on types). */
-function typed(col: PgColumn, v: unknown): SQL {
-  const type = sql.raw(col.getSQLType());
-  if (v === null || v === undefined) return sql`NULL::${type}`;
-  return sql`${col.mapToDriverValue(v)}::${type}`;
-}
-
-/**
- * `UPDATE table SET <cols> FROM (VALUES ...)`: one statement for many rows, per set of patched columns
- * (a step writes state and PnL; a fill's journal row venue id, filled, price, fee, status). Rows are
- * taken in key order, so two writers can never lock them in opposite orders.
- */
-async function updateMany(
-  tx: Pick<Db, 'execute'>,
-  table: typeof bots | typeof botOrders,
-  columns: Record<string, PgColumn>,
-  keyField: string,
-  patches: Map<string, Record<string, unknown>>,
-): Promise<void> {
-  const keyCol = columns[keyField]!;
-  const shapes = new Map<string, [string, Record<string, unknown>][]>();
-  for (const key of [...patches.keys()].sort()) {
-    const patch = patches.get(key)!;
-    const shape = Object.keys(patch).sort().join(',');
-    let list = shapes.get(shape);
-    if (!list) shapes.set(shape, (list = []));
-    list.push([key, patch]);
-  }
-  for (const [shape, rows] of shapes) {
-    const fields = shape === '' ? [] : shape.split(',');
-    const cols = fields.map((f) => columns[f]!);
-    const set = [
-      ...cols.map((c) => sql`${sql.identifier(c.name)} = v.${sql.identifier(c.name)}`),
-      sql`updated_at = now()`,
-    ];
-    const names = [keyCol, ...cols].map((c) => sql.identifier(c.name));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const values = rows
-        .slice(i, i + CHUNK)
-        .map(
-          ([key, patch]) =>
-            sql`(${sql.join([typed(keyCol, key), ...fields.map((f, j) => typed(cols[j]!, patch[f]))], sql`, `)})`,
-        );
-      await tx.execute(
-        sql`UPDATE ${table} AS t SET ${sql.join(set, sql`, `)} FROM (VALUES ${sql.join(values, sql`, `)}) AS v(${sql.join(names, sql`, `)}) WHERE t.${sql.identifier(keyCol.name)} = v.${sql.identifier(keyCol.name)}`,
-      );
-    }
-  }
-}
 
 /**
  * The runner's store with group commit: the writes of every bot that arrive together (one tick's
@@ -217,26 +162,13 @@ export class GroupCommitStore implements RunnerStore, ActionStore {
     try {
       await reads.attributed(() =>
         this.db.transaction(async (tx) => {
-          if (botPatches.size > 0) await updateMany(tx, bots, BOT_COLUMNS, 'id', botPatches);
+          // One statement per table and shape, with the rows as one JSON parameter (db/bulk.ts).
+          await updateRows(tx, bots, 'id', botPatches, 'updatedAt');
           // Inserted before the updates: an order journaled and answered within one batch gets both.
-          for (let i = 0; i < newOrders.length; i += CHUNK) {
-            await tx
-              .insert(botOrders)
-              .values(newOrders.slice(i, i + CHUNK))
-              .onConflictDoNothing();
-          }
-          if (orderPatches.size > 0) {
-            await updateMany(tx, botOrders, ORDER_COLUMNS, 'clientOrderId', orderPatches);
-          }
-          for (let i = 0; i < trades.length; i += CHUNK) {
-            await tx
-              .insert(botTrades)
-              .values(trades.slice(i, i + CHUNK))
-              .onConflictDoNothing();
-          }
-          for (let i = 0; i < events.length; i += CHUNK) {
-            await tx.insert(botEvents).values(events.slice(i, i + CHUNK));
-          }
+          await insertRows(tx, botOrders, newOrders, sql`ON CONFLICT DO NOTHING`);
+          await updateRows(tx, botOrders, 'clientOrderId', orderPatches, 'updatedAt');
+          await insertRows(tx, botTrades, trades, sql`ON CONFLICT DO NOTHING`);
+          await insertRows(tx, botEvents, events);
         }),
       );
     } finally {
