@@ -109,6 +109,23 @@ describe('bot runner on a paper venue and the simulated market', () => {
   };
   const stateOf = async (id: string) => (await repo.byId(id))!.state as DcaState;
   const events = async (id: string) => (await repo.events(id, 500)).map((e) => e.code);
+  /**
+   * A bot trading on a runner whose process "dies" while sending its next order: the journal has the
+   * order (`hung`, pending_submit), the venue never got it. The caller abandons `r1` when it is ready.
+   */
+  const dyingWhileSending = async () => {
+    const id = await newBot();
+    const r1 = newRunner();
+    await r1.start();
+    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    venue.hangNext = true;
+    sim.setPrice(EX, SYM, 98_900);
+    const hung = await until(async () => {
+      const rows = (await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit');
+      return rows.length > 0 ? rows[0] : null;
+    });
+    return { id, r1, hung };
+  };
 
   beforeEach(async () => {
     database = await openTestDatabase();
@@ -350,17 +367,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
   });
 
   it('reconciles after a crash: fills and cancels applied, unsent orders re-planned, strangers cancelled', async () => {
-    const id = await newBot();
-    const r1 = newRunner();
-    await r1.start();
-    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
-    // The process "dies" while sending the next order: the journal has it, the venue never got it.
-    venue.hangNext = true;
-    sim.setPrice(EX, SYM, 98_900);
-    const hung = await until(async () => {
-      const rows = (await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit');
-      return rows.length > 0 ? rows[0] : null;
-    });
+    const { id, r1, hung } = await dyingWhileSending();
     // While it is down: a waiting buy fills, another is cancelled by hand, a stranger order appears.
     const waiting = (await paper.fetchOpenOrders(SYM)).filter((o) => o.side === 'buy');
     const toCancel = waiting.sort((a, b) => (a.price ?? 0) - (b.price ?? 0))[0]!;
@@ -399,16 +406,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
   });
 
   it('a graceful close waits for the bots still reconciling: nothing is left half-done', async () => {
-    const id = await newBot();
-    const r1 = newRunner();
-    await r1.start();
-    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
-    venue.hangNext = true;
-    sim.setPrice(EX, SYM, 98_900);
-    const hung = await until(async () => {
-      const rows = (await repo.liveOrders(id)).filter((o) => o.status === 'pending_submit');
-      return rows.length > 0 ? rows[0] : null;
-    });
+    const { id, r1, hung } = await dyingWhileSending();
     r1.abandon();
 
     // The next process starts and is stopped while it reconciles (each lookup takes 150 ms).

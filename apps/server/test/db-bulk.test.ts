@@ -9,8 +9,12 @@ import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 // db/bulk.ts: many rows in one statement with the rows as one JSON parameter. It must write exactly
 // what drizzle's insert and update would: defaults for fields left out, explicit nulls, JSON as JSON,
 // exact numerics, timestamps, and serial ids in the rows' order.
-function suite(name: string, open: () => Promise<{ database: Database; close: () => Promise<void> }>) {
-  describe(`bulk statements with one JSON parameter (${name})`, () => {
+function suite(
+  name: string,
+  open: () => Promise<{ database: Database; close: () => Promise<void> }>,
+  skip = false,
+) {
+  describe.skipIf(skip)(`bulk statements with one JSON parameter (${name})`, () => {
     let database: Database;
     let close: () => Promise<void>;
     let botId: string;
@@ -128,8 +132,10 @@ suite('PGlite', async () => {
   return { database, close: () => database.close() };
 });
 
-if (PG_URL) {
-  suite('PostgreSQL', async () => {
+if (!PG_URL) console.log(`[skip] ${PG_SKIP_REASON}`);
+suite(
+  'PostgreSQL',
+  async () => {
     const fresh = await freshPostgresUrl();
     const database = await openDatabase({ dataDir: 'unused', databaseUrl: fresh.url });
     return {
@@ -139,10 +145,6 @@ if (PG_URL) {
         await fresh.drop();
       },
     };
-  });
-} else {
-  describe.skip(`bulk statements on PostgreSQL: ${PG_SKIP_REASON}`, () => {
-    it('skipped', () => undefined);
-  });
-  console.log(`[skip] ${PG_SKIP_REASON}`);
-}
+  },
+  !PG_URL,
+);
