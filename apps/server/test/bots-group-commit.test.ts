@@ -299,3 +299,143 @@ describe('bot runner on the group-commit store and the database paper store', ()
     for (const v of venues.values()) await v.close();
   });
 });
+
+// What a step waits for (runner/bot-handle.ts `step`, `commit`): a fill pushed by the paper venue is
+// decided at once but written and carried out only after the venue's save of it; an order is sent only
+// once its journal row has committed; a step that sends nothing does not hold the bot's queue for its
+// commit, while a user action and `idle()` wait for it.
+describe('what the runner waits for on the group-commit store', () => {
+  let database: Database;
+
+  afterEach(async () => {
+    await database.close();
+  });
+
+  /** `db` whose transactions wait while the gate is shut (the writes already made wait with them). */
+  const gatedDb = (db: Database['db']) => {
+    let gate: Promise<void> = Promise.resolve();
+    let release = () => undefined as void;
+    const gated = new Proxy(db, {
+      get: (target, key) =>
+        key === 'transaction'
+          ? async (...args: Parameters<typeof target.transaction>) => {
+              await gate;
+              return target.transaction(...args);
+            }
+          : (Reflect.get(target, key) as unknown),
+    });
+    return {
+      db: gated,
+      shut: () => {
+        gate = new Promise<void>((r) => (release = r));
+      },
+      open: () => release(),
+    };
+  };
+
+  it('decides a fill before its paper save commits, sends nothing ahead of a commit, and waits for no write that sends nothing', async () => {
+    database = await openTestDatabase();
+    const repo = new BotsRepository(database.db);
+    const runnerDb = gatedDb(database.db);
+    const paperDb = gatedDb(database.db);
+    const sim = new MarketSimulator({ seed: 3 });
+    sim.setPrice(EX, SYM, 100_000);
+    const [u] = await database.db
+      .insert(users)
+      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
+      .returning();
+    const paper = new PaperVenue({
+      accountId: paperAccountId(u!.id, EX),
+      feed: new SimulatedMarketData(sim, EX),
+      store: new DbPaperStore(paperDb.db),
+    });
+    const sent: string[] = [];
+    const createOrder = paper.createOrder.bind(paper);
+    paper.createOrder = (req: CreateOrderRequest) => {
+      sent.push(req.clientOrderId);
+      return createOrder(req);
+    };
+    const id = randomUUID();
+    await repo.insertBot({
+      id,
+      userId: u!.id,
+      exchange: EX,
+      symbol: SYM,
+      config: {},
+      state: newDcaState(sim, EX, SYM, id, 20),
+      status: 'active',
+    });
+    const decided: string[] = [];
+    const runner = new BotRunner({
+      store: new GroupCommitStore(repo, runnerDb.db),
+      market: () => simulatedHub(sim, EX),
+      venues: () => ({ forUser: async () => paper, connectionKind: async () => 'paper' }),
+      log: pino({ level: 'silent' }),
+      runnerId: 'gc-wait',
+      takeAllLeases: true,
+      autoRun: true,
+      retryBaseMs: 5,
+      heartbeatMs: 3_600_000,
+      onStep: (_id, _ms, _n, source) => decided.push(source),
+    });
+    await runner.start();
+    const stateOf = async () => (await repo.byId(id))!.state as DcaState;
+    await until(
+      async () => (await stateOf()).lots.length === 1 && (await stateOf()).waitingBuys.length === 3,
+    );
+    await runner.idle();
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    // 1. The first ladder buy (99,000) fills while the paper account's save cannot commit: the bot
+    // decides on the fill at once, but neither writes the fill nor sends its take profit before the save.
+    const ladder = (await repo.liveOrders(id)).find(
+      (o) => o.role === 'ladder_buy' && Number(o.price) > 98_900,
+    )!;
+    paperDb.shut();
+    decided.length = 0;
+    sent.length = 0;
+    sim.setPrice(EX, SYM, 98_900);
+    await until(async () => decided.includes('order'));
+    await sleep(100);
+    expect((await repo.order(ladder.clientOrderId))!.status).toBe('open');
+    expect((await stateOf()).lots.length).toBe(1);
+    expect(sent).toEqual([]);
+    paperDb.open();
+    await until(async () => (await stateOf()).lots.length === 2 && sent.length > 0);
+    expect((await repo.order(ladder.clientOrderId))!.status).toBe('filled');
+    await runner.idle();
+
+    // 2. The runner's own commits held: the next fill is decided, but its orders wait for their journal.
+    runnerDb.shut();
+    decided.length = 0;
+    sent.length = 0;
+    sim.setPrice(EX, SYM, 97_900);
+    await until(async () => decided.includes('order'));
+    await sleep(100);
+    expect(sent).toEqual([]);
+    runnerDb.open();
+    await until(async () => (await stateOf()).lots.length === 3 && sent.length > 0);
+    for (const cid of sent) expect((await repo.order(cid))?.clientOrderId).toBe(cid);
+    await runner.idle();
+
+    // 3. A user action that sends nothing (a stop loss set): the bot's queue is free before its write
+    // commits, so the next event is not held behind it; the action's caller and idle() wait for it.
+    runnerDb.shut();
+    const h = runner.handle(id)!;
+    let acted = false;
+    let idled = false;
+    const action = h.action({ type: 'set_sl', sl: 90_000, ts: Date.now() }).then(() => (acted = true));
+    const idle = runner.idle().then(() => (idled = true));
+    await until(async () => !h.isBusy);
+    await sleep(100);
+    expect([acted, idled]).toEqual([false, false]);
+    expect((await stateOf()).config.sl ?? null).toBeNull();
+    runnerDb.open();
+    await Promise.all([action, idle]);
+    expect((await stateOf()).config.sl).toBe(90_000);
+    expect((await repo.events(id, 50)).map((e) => e.code)).toContain('sl_set');
+
+    await runner.close();
+    await paper.close();
+  });
+});

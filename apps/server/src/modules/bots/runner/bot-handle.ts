@@ -140,8 +140,10 @@ export class BotHandle {
     return run;
   }
 
+  /** Waits until the bot's queue is empty and everything it wrote has committed. */
   async idle(): Promise<void> {
     await this.queue;
+    await this.deps.store.flushed?.();
   }
 
   /** Whether anything is queued or running for this bot. */
@@ -182,10 +184,12 @@ export class BotHandle {
   onOrderUpdate(order: Order, _exchange: string, pushedBy: Venue): void {
     const arrived: Arrival = { at: performance.now(), source: 'order' };
     void this.enqueue(async () => {
-      // A fill pushed on a price move: let the venue save it first (paper accounts save
-      // asynchronously), so our record of the fill is never ahead of the venue's.
-      await this.venues.settled(pushedBy);
-      await this.orders.applySnapshot(order, false, false, arrived);
+      // A fill pushed on a price move: decided at once, but written and carried out only once the
+      // venue has saved it (paper accounts save asynchronously), so our record of the fill is never
+      // ahead of the venue's.
+      const settled = this.venues.settled(pushedBy);
+      await this.orders.applySnapshot(order, false, false, arrived, settled);
+      await settled;
     });
   }
 
@@ -392,8 +396,10 @@ export class BotHandle {
   }
 
   /** Feeds a user action through the queue and waits for it. */
-  action(event: StrategyEvent): Promise<void> {
-    return this.enqueue(() => this.step(event));
+  async action(event: StrategyEvent): Promise<void> {
+    await this.enqueue(() => this.step(event));
+    // The caller (an API route) reads what the action wrote.
+    await this.deps.store.flushed?.();
   }
 
   /** Resolves true when the strategy reports `stopped`, false on timeout. */
@@ -417,7 +423,13 @@ export class BotHandle {
    * then carry out the venue commands in order. Follow-up events (fills of a market order,
    * rejections) are stepped at once, inside the same queue slot.
    */
-  async step(event: StrategyEvent, extra: Partial<BotWrite> = {}, arrived?: Arrival): Promise<void> {
+  async step(
+    event: StrategyEvent,
+    extra: Partial<BotWrite> = {},
+    arrived?: Arrival,
+    before?: Promise<void>,
+  ): Promise<void> {
+    if (before && this.stopped) await before;
     if (this.stopped && event.type !== 'order_filled' && event.type !== 'order_cancelled') {
       // The strategy is done; still record what happened to the order.
       if (extra.orderUpdates?.length || extra.events?.length) {
@@ -432,6 +444,13 @@ export class BotHandle {
     const t0 = arrived?.at ?? performance.now();
     const result = this.strategy.step(this.current(), event);
     this.deps.onStep?.(this.id, performance.now() - t0, result.commands.length, arrived?.source ?? 'other');
+    if (before) {
+      // Decided now, written only once `before` has (the venue's save of the fill the event reports),
+      // so our record is never ahead of the venue's. The step is pure and nothing else of this bot runs
+      // meanwhile (its queue is held), unless a failing tick stopped it: then decide again, stopped.
+      await before;
+      if (this.stopped) return this.step(event, extra);
+    }
     await this.commit(event, result, extra);
   }
 
@@ -523,7 +542,22 @@ export class BotHandle {
         w.stoppedAt = new Date(this.now());
         events.push({ botId: this.id, level: 'info', code: 'stopped', params: { reason: stoppedReason } });
       }
-      await this.deps.store.write(w);
+      if (
+        newOrders.length > 0 ||
+        cancelIds.length > 0 ||
+        stoppedReason !== null ||
+        !this.deps.store.flushed
+      ) {
+        await this.deps.store.write(w);
+      } else {
+        // Nothing of this step reaches a venue, so nothing has to wait for its commit: the store commits
+        // writes in the order they were made, so any later one (an order's journal row included) lands
+        // with or after it, and a crash before it loses only what the reconcile derives again from the
+        // venue. `idle()` and user actions wait for the store's flush, so a reader after them sees it.
+        this.deps.store.write(w).catch((err: unknown) => {
+          this.deps.log.error({ err, botId: this.id }, 'bot write failed');
+        });
+      }
       this.persisted = state;
     }
     this.setState(state);

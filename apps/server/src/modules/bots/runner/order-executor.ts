@@ -52,8 +52,16 @@ export interface ExecutorOwner {
   /** The venue liquidated the bot's position: orders for its own market are not sent. */
   readonly liquidating: boolean;
   now(): number;
-  /** Steps the strategy with `event` (persisting `extra` with it) and carries out what it decides. */
-  step(event: StrategyEvent, extra?: Partial<BotWrite>, arrived?: Arrival): Promise<void>;
+  /**
+   * Steps the strategy with `event` (persisting `extra` with it) and carries out what it decides; with
+   * `before`, the decision is written and carried out only once `before` resolves.
+   */
+  step(
+    event: StrategyEvent,
+    extra?: Partial<BotWrite>,
+    arrived?: Arrival,
+    before?: Promise<void>,
+  ): Promise<void>;
   logEvent(level: 'info' | 'warn' | 'error', code: string, params?: Record<string, unknown>): Promise<void>;
   pauseFor(problem: 'auth_failed' | 'pair_delisted', detail: string): void;
   halt(status: 'error' | 'stopped', code: string, message: string): Promise<void>;
@@ -363,6 +371,7 @@ export class OrderExecutor {
     fromPlace: boolean,
     reconciled = false,
     arrived?: Arrival,
+    before?: Promise<void>,
   ): Promise<void> {
     const cid = order.clientOrderId;
     if (!cid) return;
@@ -376,7 +385,10 @@ export class OrderExecutor {
     }
     if (FINAL.has(entry.status)) {
       // Settled for us but open on the venue: never leave it there.
-      if (order.status === 'open' && entry.status !== 'filled') await this.cancelOrphan(order, entry);
+      if (order.status === 'open' && entry.status !== 'filled') {
+        await before;
+        await this.cancelOrphan(order, entry);
+      }
       return;
     }
     const ts = order.lastUpdateTimestamp ?? order.timestamp ?? this.bot.now();
@@ -408,6 +420,7 @@ export class OrderExecutor {
         { type: 'order_filled', clientOrderId: cid, price, amount: order.filled, fee, ts },
         update('filled'),
         arrived,
+        before,
       );
     } else if (order.status === 'canceled' || order.status === 'expired') {
       entry.status = 'cancelled';
@@ -421,6 +434,7 @@ export class OrderExecutor {
         },
         update('cancelled'),
         arrived,
+        before,
       );
     } else if (order.status === 'rejected') {
       entry.status = 'rejected';
@@ -434,6 +448,7 @@ export class OrderExecutor {
         },
         update('rejected'),
         arrived,
+        before,
       );
     } else {
       const wasPending = entry.status === 'pending_submit';
@@ -444,9 +459,19 @@ export class OrderExecutor {
           { type: 'order_partially_filled', clientOrderId: cid, filled: order.filled, price, fee, ts },
           { orderUpdates: [{ clientOrderId: cid, patch: { ...base, status: 'open' } }] },
           arrived,
+          before,
         );
       } else if (wasPending || fromPlace) {
-        await this.deps.store.updateOrder(cid, { ...base, status: 'open' });
+        await before;
+        const open = this.deps.store.updateOrder(cid, { ...base, status: 'open' });
+        // Only a record (the venue's id, open): nothing sent depends on it, and the store commits it
+        // before any later write of the order. A crash before it leaves the row pending_submit, which the
+        // reconcile looks up on the venue by its client id. A store without ordered flushes is awaited.
+        if (this.deps.store.flushed) {
+          open.catch((err: unknown) =>
+            this.deps.log.error({ err, botId: this.bot.id }, 'journal update failed'),
+          );
+        } else await open;
       }
     }
   }

@@ -301,5 +301,6 @@ export class BotRunner implements HandleHost {
     const busy: BotHandle[] = [];
     for (const h of this.bots.values()) if (h.isBusy) busy.push(h);
     await Promise.all(busy.map((h) => h.idle()));
+    await this.deps.store.flushed?.();
   }
 }

@@ -11,6 +11,13 @@ export interface RunnerStore {
   liveOrders(botId: string): Promise<BotOrderRow[]>;
   knownClientIds(botId: string): Promise<Set<string>>;
   event(e: NewBotEventRow): Promise<void>;
+  /**
+   * Resolves once every write made before the call has committed (or failed). A store that has it
+   * commits writes in the order they were made; the runner then awaits only the writes an order's
+   * sending depends on (journal before send) and flushes before it reports a bot idle. A store without
+   * it has every write awaited.
+   */
+  flushed?(): Promise<void>;
   lease(runnerId: string, ttlMs: number, takeAll: boolean): Promise<string[]>;
   releaseLeases(runnerId: string): Promise<void>;
   /** Active bots with a problem, to try again (BotsRepository; a store without it never retries). */
