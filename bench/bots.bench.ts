@@ -52,8 +52,12 @@ const SYMBOLS = simulatedSymbols().filter((x) => x.endsWith('/USDT'));
 /** The database stores' runner writes go through GroupCommitStore (GROUP_COMMIT=0: BotsRepository alone). */
 const GROUP_COMMIT = process.env.GROUP_COMMIT !== '0';
 
-/** The runner's store in memory: same contract as BotsRepository. */
+/**
+ * The runner's store in memory: same contract as GroupCommitStore (writes applied in the order they are
+ * made, `flushed`), so the runner follows the same rules on it as on the databases.
+ */
 class MemoryStore implements RunnerStore {
+  async flushed() {}
   bots = new Map<string, BotRow>();
   orders = new Map<string, BotOrderRow>();
   byBot = new Map<string, Set<string>>();
