@@ -108,7 +108,10 @@ async function startServer(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-http-'));
   const root = path.resolve(import.meta.dirname, '..');
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  // BENCH_SERVER_NODE_ARGS go to the server's node, as in lib/live-server.ts (a profile: `--cpu-prof …`).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const main = path.join(root, 'apps/server/src/main.ts');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', main], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -28,7 +28,7 @@ export class SimMarketStore {
   /** Restores walk and candles; false when nothing usable was stored (a fresh market). */
   async load(): Promise<boolean> {
     const [row] = await this.db.select({ state: simState.state }).from(simState).where(eq(simState.id, 1));
-    if (!row || !this.sim.restore(row.state)) return false;
+    if (!row || !this.sim.restore(parseState(row.state))) return false;
     const rows = await this.db.select().from(simCandles);
     const bySeries = new Map<string, CandleSeriesSnapshot>();
     for (const r of rows) {
@@ -70,7 +70,7 @@ export class SimMarketStore {
   private writeState(): Promise<void> {
     const run = (async () => {
       try {
-        const state = this.sim.snapshot();
+        const state = JSON.stringify(this.sim.snapshot());
         const updatedAt = new Date();
         await this.db
           .insert(simState)
@@ -138,6 +138,15 @@ export class SimMarketStore {
     } catch (err) {
       this.onError(err);
     }
+  }
+}
+
+/** The stored walk; a damaged text restores nothing (a fresh market) rather than stopping the start. */
+function parseState(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { MarketSimulator } from '@bytx/venues';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/client';
+import { MIGRATIONS_DIR, runMigrations, type SqlRunner } from '../src/db/migrate';
+import * as schema from '../src/db/schema/index';
+import { SimMarketStore } from '../src/modules/market/sim-store';
+
+/**
+ * The simulated market's save (docs/venues.md): the walk's state is one row of JSON text, written
+ * every tick. It was jsonb until migration 0203; a database written then is read back the same.
+ */
+
+const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
+const opened: PGlite[] = [];
+const temps: string[] = [];
+
+async function open(): Promise<{ client: PGlite; sql: SqlRunner; db: Db }> {
+  const client = new PGlite();
+  await client.waitReady;
+  opened.push(client);
+  const sql: SqlRunner = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+  };
+  return { client, sql, db: drizzle({ client, schema }) as unknown as Db };
+}
+
+/** A walk that has moved: 90 ticks of a second after its seed. */
+function walked(): MarketSimulator {
+  const sim = new MarketSimulator({ startTime: T0 });
+  for (let s = 1; s <= 90; s++) sim.advance(T0 + s * 1_000);
+  return sim;
+}
+
+const btc = (sim: MarketSimulator) => sim.price('binance', 'BTC/USDT');
+
+afterEach(async () => {
+  for (const c of opened.splice(0)) await c.close();
+  for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('SimMarketStore', () => {
+  it('writes the walk as text stored uncompressed, and a new process continues from it', async () => {
+    const { sql, db } = await open();
+    await runMigrations(sql);
+    const [col] = await sql.query(
+      `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attstorage AS storage
+         FROM pg_attribute a WHERE a.attrelid = 'sim_state'::regclass AND a.attname = 'state'`,
+    );
+    expect(col).toEqual({ type: 'text', storage: 'e' });
+
+    const sim = walked();
+    await new SimMarketStore(db, sim).flushState();
+    const fresh = new MarketSimulator({ startTime: T0 });
+    expect(btc(fresh)).not.toBe(btc(sim));
+    expect(await new SimMarketStore(db, fresh).load()).toBe(true);
+    expect(fresh.snapshot()).toEqual(sim.snapshot());
+    expect(btc(fresh)).toBe(btc(sim));
+  });
+
+  it('reads back a walk saved as jsonb before migration 0203', async () => {
+    const { sql, db } = await open();
+    // The migrations as they were before 0203.
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-mig-'));
+    temps.push(before);
+    for (const f of fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_/.test(f) && f < '0203')) {
+      fs.copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(before, f));
+    }
+    await runMigrations(sql, before);
+    const sim = walked();
+    await sql.query('INSERT INTO sim_state (id, state) VALUES (1, $1::jsonb)', [
+      JSON.stringify(sim.snapshot()),
+    ]);
+
+    expect(await runMigrations(sql)).toContain('0203_sim_state_text.sql');
+    const fresh = new MarketSimulator({ startTime: T0 });
+    expect(await new SimMarketStore(db, fresh).load()).toBe(true);
+    expect(fresh.snapshot()).toEqual(sim.snapshot());
+  });
+
+  it('starts a fresh market from a damaged row instead of failing the start', async () => {
+    const { sql, db } = await open();
+    await runMigrations(sql);
+    expect(await sql.query('SELECT 1 FROM sim_state')).toEqual([]);
+    await sql.query(`INSERT INTO sim_state (id, state) VALUES (1, '{"v":1,"seed":')`);
+    const fresh = new MarketSimulator({ startTime: T0 });
+    const seedPrice = btc(fresh);
+    expect(await new SimMarketStore(db, fresh).load()).toBe(false);
+    expect(btc(fresh)).toBe(seedPrice);
+  });
+});
