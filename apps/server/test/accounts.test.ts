@@ -223,6 +223,8 @@ describe('login, sessions, /api/me, logout', () => {
     const token = await logIn(t, email.toUpperCase());
     expect(token.length).toBeGreaterThanOrEqual(22);
     const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
+    // Serialized by the route itself (the call every page makes): JSON, exactly the schema's fields.
+    expect(me.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(me.json()).toEqual({
       loggedIn: true,
       user: {
