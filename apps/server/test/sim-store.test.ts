@@ -4,11 +4,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { MarketSimulator } from '@bytx/venues';
 import { drizzle } from 'drizzle-orm/pglite';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/client';
+import { openDatabase, type Db } from '../src/db/client';
 import { MIGRATIONS_DIR, runMigrations, type SqlRunner } from '../src/db/migrate';
 import * as schema from '../src/db/schema/index';
 import { SimMarketStore } from '../src/modules/market/sim-store';
+import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 /**
  * The simulated market's save (docs/venues.md): the walk's state is one row of JSON text, written
@@ -41,6 +43,16 @@ function walked(): MarketSimulator {
 
 const btc = (sim: MarketSimulator) => sim.price('binance', 'BTC/USDT');
 
+/** The migrations as they were before 0203, in a folder of their own. */
+function migrationsBefore0203(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-mig-'));
+  temps.push(dir);
+  for (const f of fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_/.test(f) && f < '0203')) {
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+  }
+  return dir;
+}
+
 afterEach(async () => {
   for (const c of opened.splice(0)) await c.close();
   for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -67,13 +79,7 @@ describe('SimMarketStore', () => {
 
   it('reads back a walk saved as jsonb before migration 0203', async () => {
     const { sql, db } = await open();
-    // The migrations as they were before 0203.
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-mig-'));
-    temps.push(before);
-    for (const f of fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}_/.test(f) && f < '0203')) {
-      fs.copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(before, f));
-    }
-    await runMigrations(sql, before);
+    await runMigrations(sql, migrationsBefore0203());
     const sim = walked();
     await sql.query('INSERT INTO sim_state (id, state) VALUES (1, $1::jsonb)', [
       JSON.stringify(sim.snapshot()),
@@ -94,5 +100,54 @@ describe('SimMarketStore', () => {
     const seedPrice = btc(fresh);
     expect(await new SimMarketStore(db, fresh).load()).toBe(false);
     expect(btc(fresh)).toBe(seedPrice);
+  });
+});
+
+if (!PG_URL) console.log(`[skip] ${PG_SKIP_REASON}`);
+
+describe.skipIf(!PG_URL)('SimMarketStore on PostgreSQL', () => {
+  it('reads back a walk saved as jsonb before migration 0203, stored as uncompressed text after', async () => {
+    const fresh = await freshPostgresUrl();
+    try {
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      const sim = walked();
+      try {
+        const sql: SqlRunner = {
+          exec: async (text) => {
+            await client.query(text);
+          },
+          query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+        };
+        await runMigrations(sql, migrationsBefore0203());
+        await sql.query('INSERT INTO sim_state (id, state) VALUES (1, $1::jsonb)', [
+          JSON.stringify(sim.snapshot()),
+        ]);
+      } finally {
+        await client.end();
+      }
+      // Opening the database runs the migrations left, 0203 among them, as a server start does.
+      const database = await openDatabase({ dataDir: 'unused', databaseUrl: fresh.url });
+      try {
+        const [col] = await database.sql.query(
+          `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attstorage AS storage
+             FROM pg_attribute a WHERE a.attrelid = 'sim_state'::regclass AND a.attname = 'state'`,
+        );
+        expect(col).toEqual({ type: 'text', storage: 'e' });
+        const restored = new MarketSimulator({ startTime: T0 });
+        expect(await new SimMarketStore(database.db, restored).load()).toBe(true);
+        expect(restored.snapshot()).toEqual(sim.snapshot());
+        // And it is written back as text.
+        restored.advance(T0 + 120_000);
+        await new SimMarketStore(database.db, restored).flushState();
+        const again = new MarketSimulator({ startTime: T0 });
+        expect(await new SimMarketStore(database.db, again).load()).toBe(true);
+        expect(again.snapshot()).toEqual(restored.snapshot());
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await fresh.drop();
+    }
   });
 });
