@@ -405,6 +405,52 @@ describe('bot runner on a paper venue and the simulated market', () => {
     expect(bal.BTC!.total).toBeCloseTo(lots, 10);
   });
 
+  it('a pair delisted again while its relisted bot is being attached pauses it once attached', async () => {
+    const id = await newBot();
+    const v = new FaultyVenue(paper);
+    const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
+    const market = {
+      ...simulatedHub(sim, EX),
+      onListing: (l: (e: { exchange: string; symbol: string; listed: boolean }) => void) => sim.onListing(l),
+      listedSymbol: async (_e: string, s: string) => (sim.isListed(EX, s) ? s : null),
+    } as unknown as ReturnType<typeof hub>;
+    const r = new BotRunner({
+      store: repo,
+      market: () => market,
+      venues: () => registry,
+      log: pino({ level: 'silent' }),
+      runnerId: 't-delist',
+      takeAllLeases: true,
+      autoRun: true,
+      retryBaseMs: 5,
+      heartbeatMs: 3_600_000,
+    });
+    runners.push(r);
+    await r.start();
+    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    const problem = async () => (await repo.byId(id))?.problem ?? null;
+
+    sim.setListed(EX, SYM, false);
+    await until(async () => (await problem()) === 'pair_delisted');
+    expect(r.size).toBe(0);
+
+    // Relisted: the bot is reconciled and attached again, slowly (each lookup of a journaled order
+    // takes 150 ms); the pair is delisted again in the middle, before the runner lists it as running.
+    v.lookupDelayMs = 150;
+    const lookups = v.lookups;
+    sim.setListed(EX, SYM, true);
+    await until(async () => v.lookups > lookups);
+    expect(await problem()).toBeNull();
+    expect(r.size).toBe(0);
+    sim.setListed(EX, SYM, false);
+    await until(async () => (await problem()) === 'pair_delisted');
+    expect((await repo.byId(id))?.status).toBe('active');
+    expect((await events(id)).filter((c) => c === 'pair_delisted')).toHaveLength(2);
+    await r.idle();
+    expect(r.size).toBe(0);
+    sim.setListed(EX, SYM, true);
+  });
+
   it('a graceful close waits for the bots still reconciling: nothing is left half-done', async () => {
     const { id, r1, hung } = await dyingWhileSending();
     r1.abandon();

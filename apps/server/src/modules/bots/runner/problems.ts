@@ -12,6 +12,10 @@ export interface ProblemHost {
   isClosed(): boolean;
   handle(botId: string): BotHandle | undefined;
   handles(): Iterable<BotHandle>;
+  /** Waits for the bots being attached now; those that went on to run here. */
+  attached(): Promise<BotHandle[]>;
+  /** The bot's running handle, once its attach under way (if any) has ended. */
+  whenAttached(botId: string): Promise<BotHandle | undefined>;
   drop(botId: string): void;
   /** Runs the bot here again (reconciled first). */
   get(botId: string): Promise<unknown>;
@@ -56,7 +60,9 @@ export class ProblemWatch {
    * open orders are cancelled where the venue still can; with a refused key nothing can be sent.
    */
   async pause(botId: string, problem: PausingProblem, detail: string): Promise<void> {
-    const h = this.host.handle(botId);
+    // A bot being attached (its reconcile can meet the problem) is paused once attached, else it
+    // would start running after its problem was written.
+    const h = this.host.handle(botId) ?? (await this.host.whenAttached(botId));
     if (h) {
       h.pausing = true;
       await h.idle();
@@ -116,11 +122,19 @@ export class ProblemWatch {
   /** Listing changes of the market (the simulator's control; live delistings show as order refusals). */
   private async onListing(e: { exchange: string; symbol: string; listed: boolean }): Promise<void> {
     if (!e.listed) {
-      const hit = [...this.host.handles()].filter(
-        (h) => h.row.exchange === e.exchange && (h.row.symbol === e.symbol || h.marketSymbol === e.symbol),
-      );
+      const onPair = (h: BotHandle) =>
+        h.row.exchange === e.exchange && (h.row.symbol === e.symbol || h.marketSymbol === e.symbol);
+      const hit = new Set([...this.host.handles()].filter(onPair));
+      // A bot still attaching (a start, a resume, the unpause of a relisting) has already joined the
+      // market, and may have placed its orders, but is not running yet: paused as soon as it is.
+      for (const h of await this.host.attached()) if (onPair(h)) hit.add(h);
+      // Through the handle, so that whoever waits on the bot (a start waiting for its first orders)
+      // waits for the pause as well.
       await Promise.all(
-        hit.map((h) => this.pause(h.id, 'pair_delisted', `${e.symbol} was delisted by ${e.exchange}`)),
+        [...hit].map((h) => {
+          h.pauseFor('pair_delisted', `${e.symbol} was delisted by ${e.exchange}`);
+          return h.pauseDone ?? Promise.resolve();
+        }),
       );
       return;
     }

@@ -41,6 +41,16 @@ export class BotRunner implements HandleHost {
       isClosed: () => this.closed,
       handle: (id) => this.bots.get(id),
       handles: () => this.bots.values(),
+      attached: async () => {
+        const settled = await Promise.allSettled([...this.attaching.values()]);
+        return settled.flatMap((r) =>
+          r.status === 'fulfilled' && this.bots.get(r.value.id) === r.value ? [r.value] : [],
+        );
+      },
+      whenAttached: async (id) => {
+        await this.attaching.get(id)?.catch(() => undefined);
+        return this.bots.get(id);
+      },
       drop: (id) => this.drop(id),
       get: (id) => this.get(id),
     });
