@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import { hash, type Algorithm } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailsTo, readLatestCode } from '../../../e2e/helpers/accounts';
 import { DISABLE_2FA_CODE_NEEDED } from '@bytx/contract';
 import { makeTestApp, type TestApp } from './helpers';
+import { hashPassword } from '../src/modules/accounts/passwords';
+import { UsersRepository } from '../src/modules/accounts/users.repository';
 import {
   bearer,
   enable2fa,
@@ -141,13 +144,11 @@ describe('sign-up with an email code', () => {
     expect(ok.statusCode).toBe(200);
   });
 
-  it('stores the password as argon2id with at least 19 MiB and t=2', async () => {
+  it('stores the password as argon2id with 7 MiB and t=5 (an OWASP configuration)', async () => {
     const email = uniqueEmail('argon');
     await signUp(t, email);
     const [row] = await t.ctx.database.sql.query('SELECT password_hash FROM users WHERE email = $1', [email]);
-    expect(String(row?.password_hash)).toMatch(/^\$argon2id\$v=19\$m=(\d+),t=2,p=1\$/);
-    const m = Number(/m=(\d+)/.exec(String(row?.password_hash))?.[1]);
-    expect(m).toBeGreaterThanOrEqual(19456);
+    expect(String(row?.password_hash)).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
   });
 
   it('answers malformed bodies with 400 and a clear message', async () => {
@@ -248,6 +249,47 @@ describe('login, sessions, /api/me, logout', () => {
     expect(b.statusCode).toBe(401);
     expect(a.json()).toEqual(b.json());
     expect(a.json()).toMatchObject({ success: false, message: 'Invalid email or password.' });
+  });
+
+  it('signs in with a hash made by the old parameters and rewrites it with the current ones', async () => {
+    const email = uniqueEmail('rehash');
+    await signUp(t, email);
+    const hashOf = async () =>
+      String(
+        (await t.ctx.database.sql.query('SELECT password_hash FROM users WHERE email = $1', [email]))[0]
+          ?.password_hash,
+      );
+    // The default before 2026-11-24: 19 MiB, 2 iterations.
+    const old = await hash(GOOD_PASSWORD, {
+      algorithm: 2 as Algorithm,
+      memoryCost: 19456,
+      timeCost: 2,
+      parallelism: 1,
+    });
+    await t.ctx.database.sql.query('UPDATE users SET password_hash = $1 WHERE email = $2', [old, email]);
+
+    // A wrong password rewrites nothing.
+    expect((await post(t, '/api/login', { email, password: 'not-the-password' })).statusCode).toBe(401);
+    expect(await hashOf()).toBe(old);
+
+    await logIn(t, email);
+    const rewritten = await hashOf();
+    expect(rewritten).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    await logIn(t, email);
+    expect(await hashOf()).toBe(rewritten);
+  });
+
+  it('never lets a rehash at login overwrite a password changed meanwhile', async () => {
+    const email = uniqueEmail('rehash-race');
+    await signUp(t, email);
+    const users = new UsersRepository(t.ctx.db);
+    const row = await users.byEmail(email);
+    const changed = await hashPassword('a-new-password-77');
+    await users.setPassword(row!.id, changed);
+    // The login read `row.passwordHash` before the change; its rewrite must not land.
+    expect(await users.rehashPassword(row!.id, row!.passwordHash, 'x')).toBe(false);
+    expect((await users.byEmail(email))?.passwordHash).toBe(changed);
+    await logIn(t, email, 'a-new-password-77');
   });
 
   it('answers loggedIn:false with no token, a bad token or after logout', async () => {

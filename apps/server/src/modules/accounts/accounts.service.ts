@@ -13,7 +13,13 @@ import {
   type CodeCheck,
   type CodePurpose,
 } from './codes.repository';
-import { assertPasswordAllowed, burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import {
+  assertPasswordAllowed,
+  burnPasswordCheck,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from './passwords';
 import { canOpenLogoArea, canTrade, isSupportEmail } from './roles';
 import { SessionsRepository, type SessionUser } from './sessions.repository';
 import { TwoFactorService } from './twofa.service';
@@ -115,6 +121,7 @@ export class AccountsService {
       this.audit('login_failed', { userId: user.id, reason: 'password' });
       throw unauthorized(LOGIN_FAILED_MESSAGE);
     }
+    if (needsRehash(user.passwordHash)) await this.rehash(user.id, user.passwordHash, password);
     if (await this.twofa.isEnabled(user.id)) {
       const tempToken = await this.sessions.create(user.id, 'pending_2fa');
       this.audit('login_needs_2fa', { userId: user.id });
@@ -128,6 +135,20 @@ export class AccountsService {
     const token = await this.sessions.create(user.id, 'session');
     this.audit('login', { userId: user.id });
     return { success: true, token };
+  }
+
+  /**
+   * A hash made with older parameters is rewritten with the current ones once its password has been
+   * verified. Best effort: the login goes on if the write fails, and the next login tries again.
+   */
+  private async rehash(userId: string, oldHash: string, password: string): Promise<void> {
+    try {
+      if (await this.users.rehashPassword(userId, oldHash, await hashPassword(password))) {
+        this.audit('password_rehashed', { userId });
+      }
+    } catch (err) {
+      this.ctx.log.warn({ err, userId }, 'password rehash failed; the login goes on');
+    }
   }
 
   /** Login step 2: the temporary token plus a TOTP code become a real session. */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/index';
 import { sessionCacheFor, type SessionCache } from './session-cache';
@@ -36,6 +36,20 @@ export class UsersRepository {
   async setPassword(id: string, passwordHash: string): Promise<void> {
     await this.db.update(users).set({ passwordHash }).where(eq(users.id, id));
     this.cache.invalidateUser(id);
+  }
+
+  /**
+   * Replaces the hash only while it is still `oldHash` (a login's upgrade to the current parameters):
+   * a password changed in the meantime is never overwritten. False when it was not replaced.
+   */
+  async rehashPassword(id: string, oldHash: string, newHash: string): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ passwordHash: newHash })
+      .where(and(eq(users.id, id), eq(users.passwordHash, oldHash)))
+      .returning({ id: users.id });
+    this.cache.invalidateUser(id);
+    return rows.length === 1;
   }
 
   async setLanguage(id: string, language: string): Promise<void> {
