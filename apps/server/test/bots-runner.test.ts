@@ -84,12 +84,16 @@ describe('bot runner on a paper venue and the simulated market', () => {
   const runners: BotRunner[] = [];
 
   const hub = () => simulatedHub(sim, EX);
-  const newRunner = (v: Venue = venue, onStep?: (botId: string) => void) => {
+  const newRunner = (
+    v: Venue = venue,
+    onStep?: (botId: string) => void,
+    market: () => ReturnType<typeof hub> = hub,
+  ) => {
     const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
     const r = new BotRunner({
       ...(onStep ? { onStep } : {}),
       store: repo,
-      market: hub,
+      market,
       venues: () => registry,
       log: pino({ level: 'silent' }),
       runnerId: `t-${runners.length}`,
@@ -408,24 +412,12 @@ describe('bot runner on a paper venue and the simulated market', () => {
   it('a pair delisted again while its relisted bot is being attached pauses it once attached', async () => {
     const id = await newBot();
     const v = new FaultyVenue(paper);
-    const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
     const market = {
       ...simulatedHub(sim, EX),
       onListing: (l: (e: { exchange: string; symbol: string; listed: boolean }) => void) => sim.onListing(l),
       listedSymbol: async (_e: string, s: string) => (sim.isListed(EX, s) ? s : null),
     } as unknown as ReturnType<typeof hub>;
-    const r = new BotRunner({
-      store: repo,
-      market: () => market,
-      venues: () => registry,
-      log: pino({ level: 'silent' }),
-      runnerId: 't-delist',
-      takeAllLeases: true,
-      autoRun: true,
-      retryBaseMs: 5,
-      heartbeatMs: 3_600_000,
-    });
-    runners.push(r);
+    const r = newRunner(v, undefined, () => market);
     await r.start();
     await until(async () => (await stateOf(id)).waitingBuys.length === 3);
     const problem = async () => (await repo.byId(id))?.problem ?? null;
