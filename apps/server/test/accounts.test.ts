@@ -168,6 +168,27 @@ describe('sign-up with an email code', () => {
       expect(r.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
       expect(r.json().message).toMatch(/^Invalid request/);
     }
+    // A missing field and a field of the wrong type are told apart.
+    const told: [string, unknown, string][] = [
+      ['/api/login', { email: 'a@b.co' }, 'Invalid request: password: password is required'],
+      [
+        '/api/login',
+        { email: 'a@b.co', password: 12345678 },
+        'Invalid request: password: password must be text',
+      ],
+      ['/api/login', { email: null, password: 'x' }, 'Invalid request: email: email is required'],
+      ['/api/enviar_codigo', { email: 42 }, 'Invalid request: email: email must be text'],
+      [
+        '/api/registro',
+        { email: 'a@b.co', password: GOOD_PASSWORD, codigo: 123456 },
+        'Invalid request: codigo: code must be text',
+      ],
+    ];
+    for (const [url, payload, message] of told) {
+      const r = await post(t, url, payload);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().message, `${url} ${JSON.stringify(payload)}`).toBe(message);
+    }
     const notJson = await t.app.inject({
       method: 'POST',
       url: '/api/login',
