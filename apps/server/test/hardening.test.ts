@@ -103,6 +103,25 @@ describe('hardening: the input rules every request obeys', () => {
     expect(inKey.status).toBe(400);
   });
 
+  it('tells a missing text field from one of another type', async () => {
+    const cases: [string, Json, string][] = [
+      ['/api/stop_bot_dca', { exchange: EX }, 'symbol: symbol is required'],
+      ['/api/stop_bot_dca', { exchange: EX, symbol: null }, 'symbol: symbol is required'],
+      ['/api/stop_bot_dca', { exchange: EX, symbol: 42 }, 'symbol: symbol must be text'],
+      ['/api/conectar_exchange', { exchange: 7, mode: 'paper' }, 'exchange: exchange must be text'],
+      ['/api/conectar_exchange', { mode: 'paper' }, 'exchange: exchange is required'],
+      ['/api/address', { symbol: 7 }, 'symbol: symbol must be text'],
+      ['/api/address', {}, 'symbol: symbol is required'],
+      ['/api/dca/pending_orders/add_funds', { id: 12, amount_quote: '10' }, 'id: must be text'],
+      ['/api/dca/pending_orders/add_funds', { amount_quote: '10' }, 'id: is required'],
+    ];
+    for (const [url, body, reason] of cases) {
+      const res = await call(alice, 'POST', url, body);
+      expect(res.status, `${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body.error, `${url} ${JSON.stringify(body)}`).toBe(`Invalid request: ${reason}`);
+    }
+  });
+
   it('refuses non-finite, out-of-range and deeply nested numbers; the market keeps serving', async () => {
     const raw = async (body: string) =>
       t.app.inject({ method: 'POST', url: '/api/dev/market/price', headers: json, payload: body });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './common';
 
 /**
  * The account calls of spec part 1 §7 (paths and field names as the spec writes them).
@@ -13,19 +14,15 @@ export type Language = z.infer<typeof languageSchema>;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** A string field: 'is required' when it is missing, 'must be text' when it is a number or an object. */
-const text = (name: string) =>
-  z.string({ error: (iss) => `${name} ${iss.input == null ? 'is required' : 'must be text'}` });
-
-const email = text('email')
+const email = textField('email')
   .trim()
   .toLowerCase()
   .max(254, 'email is too long')
   .pipe(z.email({ message: 'must be a valid email address' }));
 /** Any string; the server applies the password rules with its own messages. */
-const password = text('password').max(1024, 'password is too long');
+const password = textField('password').max(1024, 'password is too long');
 /** A 6-digit code (email code or TOTP); spaces are tolerated and removed. */
-export const sixDigitCode = text('code')
+export const sixDigitCode = textField('code')
   .transform((s) => s.replace(/\s+/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, 'must be 6 digits'));
 
@@ -45,7 +42,7 @@ export const registroBody = z.object({
 export const successMessageResponse = z.object({ success: z.literal(true), message: z.string() });
 
 export const loginBody = z.object({
-  email: text('email').trim().toLowerCase().min(1).max(254),
+  email: textField('email').trim().toLowerCase().min(1).max(254),
   password,
 });
 export const loginResponse = z.union([

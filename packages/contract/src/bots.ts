@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MARKET_TYPES } from './catalog';
-import { userIdField } from './common';
+import { textField, userIdField } from './common';
 import { asciiTrim, LIMITS } from './input';
 
 /**
@@ -76,8 +76,7 @@ const looseOptional = z.union([z.number(), z.string().max(64), z.null()]).option
 const exchangeField = z.string().trim().max(40);
 /** A symbol is matched exactly against the exchange's list; only ASCII whitespace is trimmed (asciiTrim). */
 export const symbolField = z.string().max(40).transform(asciiTrim);
-const requiredSymbol = z
-  .string({ message: 'symbol is required' })
+const requiredSymbol = textField('symbol')
   .max(40)
   .transform(asciiTrim)
   .pipe(z.string().min(1, 'symbol is required'));

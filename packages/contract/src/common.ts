@@ -1,5 +1,14 @@
 import { z } from 'zod';
 
+/**
+ * A text field whose type error tells a missing value (absent or null: 'is required') from a value of
+ * another type (a number or an object: 'must be text'), prefixed by `name` when given.
+ */
+export const textField = (name?: string) =>
+  z.string({
+    error: (iss) => `${name ? `${name} ` : ''}${iss.input == null ? 'is required' : 'must be text'}`,
+  });
+
 /** The spec's calls carry the user identifier (email, else id, else 'anonimo'); the server checks it. */
 export const userIdField = z.string().max(320).optional();
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGES, type ExchangeKey } from './catalog';
-import { userIdField } from './common';
+import { textField, userIdField } from './common';
 
 /**
  * Exchange connections (spec part 1 §7: estado_conexion, conectar_exchange, eliminar_exchange).
@@ -30,8 +30,7 @@ export function isExchangeAvailable(key: ExchangeKey): boolean {
   return EXCHANGES.find((e) => e.key === key)?.ccxtId != null;
 }
 
-export const exchangeField = z
-  .string({ message: 'exchange is required' })
+export const exchangeField = textField('exchange')
   .trim()
   .min(1, 'exchange is required')
   .max(64)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userIdField } from './common';
+import { textField, userIdField } from './common';
 
 /**
  * Pending orders (open lots) and their actions, the global pending-orders page (spec part 2 §2, §7,
@@ -57,8 +57,7 @@ export const DUST = {
 } as const;
 
 /** A pending order's id: a lot id (`b…-12`, `b…-c3`) or a sale's key (`b…-12#b…-15`). */
-export const pendingIdField = z
-  .string({ error: 'is required' })
+export const pendingIdField = textField()
   .trim()
   .min(1, 'is required')
   .max(120, 'is too long')

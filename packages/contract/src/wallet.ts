@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WALLET_COINS } from './catalog';
 import { CONNECTION_MODES, exchangeField } from './exchanges';
-import { userIdField } from './common';
+import { textField, userIdField } from './common';
 
 /** Wallet calls of spec part 1 §7: balances and deposit addresses of the user's chosen connection. */
 
@@ -29,8 +29,7 @@ export const addressQuery = z.object({
 export const addressMapResponse = z.record(z.string(), z.string());
 export type AddressMapResponse = z.infer<typeof addressMapResponse>;
 
-export const walletCoinField = z
-  .string({ message: 'symbol is required' })
+export const walletCoinField = textField('symbol')
   .trim()
   .min(1, 'symbol is required')
   .max(16)
