@@ -6,6 +6,7 @@ import { renderApp } from '../../../test/renderApp';
 import { ApiError } from '../api/client';
 import i18n from '../i18n/index';
 import { BacktestButton } from './BacktestButton';
+import { setValue } from '../../../test/setValue';
 
 /** The calls, mocked at the module (the dialog's own logic is what is under test). */
 const calls = vi.hoisted(() => ({ start: vi.fn(), get: vi.fn(), cancel: vi.fn() }));
@@ -212,7 +213,7 @@ describe('BacktestDialog', () => {
 
     await screen.findByTestId('backtest-error');
     fireEvent.click(screen.getByTestId('backtest-period-90'));
-    fireEvent.change(screen.getByTestId('backtest-interval'), { target: { value: '1h' } });
+    setValue(screen.getByTestId('backtest-interval'), '1h');
     fireEvent.click(screen.getByTestId('backtest-run'));
     await waitFor(() => expect(calls.start).toHaveBeenCalledTimes(2));
     expect(calls.start.mock.calls[1]![0]).toMatchObject({ period: '90d', interval: '1h', params: PARAMS });
@@ -220,8 +221,8 @@ describe('BacktestDialog', () => {
     // Custom dates: from the start of the first day to the end of the last (at most now).
     await screen.findByTestId('backtest-error');
     fireEvent.click(screen.getByTestId('backtest-period-custom'));
-    fireEvent.change(screen.getByTestId('backtest-from'), { target: { value: '2025-01-01' } });
-    fireEvent.change(screen.getByTestId('backtest-to'), { target: { value: '2025-01-31' } });
+    setValue(screen.getByTestId('backtest-from'), '2025-01-01');
+    setValue(screen.getByTestId('backtest-to'), '2025-01-31');
     fireEvent.click(screen.getByTestId('backtest-run'));
     await waitFor(() => expect(calls.start).toHaveBeenCalledTimes(3));
     const custom = calls.start.mock.calls[2]![0] as Record<string, unknown>;
@@ -230,7 +231,7 @@ describe('BacktestDialog', () => {
     expect(custom.to).toBe(new Date('2025-01-31T23:59:59.999').getTime());
 
     // Dates the wrong way round are refused here, without a call.
-    fireEvent.change(screen.getByTestId('backtest-from'), { target: { value: '2025-02-10' } });
+    setValue(screen.getByTestId('backtest-from'), '2025-02-10');
     fireEvent.click(screen.getByTestId('backtest-run'));
     expect(text('backtest-error')).toBe('Choose a start date before the end date.');
     expect(calls.start).toHaveBeenCalledTimes(3);
@@ -342,10 +343,13 @@ describe('BacktestDialog', () => {
     const price = screen.getByTestId('backtest-price-chart');
     expect(price.getAttribute('data-candles')).toBe('4');
     expect(price.getAttribute('data-markers')).toBe('4');
-    expect(chart.series.map((s) => [s.type, s.data.length])).toEqual([
-      ['Baseline', 4],
-      ['Candlestick', 4],
-    ]);
+    // The charts are drawn in an effect, which may run after the attributes are rendered.
+    await waitFor(() =>
+      expect(chart.series.map((s) => [s.type, s.data.length])).toEqual([
+        ['Baseline', 4],
+        ['Candlestick', 4],
+      ]),
+    );
     // Each fill sits on the candle it happened in, at its own price.
     expect(chart.markers).toEqual([
       expect.objectContaining({ time: T0 / 1000, price: 30000, shape: 'arrowUp' }),

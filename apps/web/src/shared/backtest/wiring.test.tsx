@@ -7,6 +7,7 @@ import { DashboardPage } from '../../features/dashboard/components/DashboardPage
 import { BotDcaPage } from '../../features/dca/components/BotDcaPage';
 import { GridBotPage } from '../../features/grid/components/GridBotPage';
 import i18n from '../i18n/index';
+import { setValue } from '../../../test/setValue';
 
 /** lightweight-charts draws on a canvas happy-dom lacks (the grid page's chart and the backtest's). */
 vi.mock('lightweight-charts', () => ({
@@ -102,10 +103,10 @@ describe('the Backtest button on the start forms', () => {
         ...backtestCalls(sent),
       },
     });
-    fireEvent.change(await screen.findByTestId('dca-exchange'), { target: { value: 'binance' } });
-    fireEvent.change(screen.getByTestId('dca-pair'), { target: { value: 'btc/usdt' } });
-    fireEvent.change(screen.getByTestId('dca-amount'), { target: { value: '50,5' } });
-    fireEvent.change(screen.getByTestId('dca-os'), { target: { value: '4' } });
+    setValue(await screen.findByTestId('dca-exchange'), 'binance');
+    setValue(screen.getByTestId('dca-pair'), 'btc/usdt');
+    setValue(screen.getByTestId('dca-amount'), '50,5');
+    setValue(screen.getByTestId('dca-os'), '4');
     await backtestThenStart();
     await waitFor(() => expect(starts).toHaveLength(1));
     expect(sent).toHaveLength(1);
@@ -138,10 +139,10 @@ describe('the Backtest button on the start forms', () => {
         ...backtestCalls(sent),
       },
     });
-    fireEvent.change(await screen.findByTestId('dash-exchange'), { target: { value: 'binance' } });
-    fireEvent.change(screen.getByTestId('dash-pair'), { target: { value: 'ETH/USDT' } });
+    setValue(await screen.findByTestId('dash-exchange'), 'binance');
+    setValue(screen.getByTestId('dash-pair'), 'ETH/USDT');
     fireEvent.click(screen.getByTestId('dash-form-r'));
-    fireEvent.change(screen.getByTestId('dash-form-tpvnc'), { target: { value: '2' } });
+    setValue(screen.getByTestId('dash-form-tpvnc'), '2');
     await backtestThenStart();
     await waitFor(() => expect(starts).toHaveLength(1));
     expect(sent[0]).toMatchObject({ kind: 'classic_dca', exchange: 'binance', symbol: 'ETH/USDT' });
@@ -170,14 +171,14 @@ describe('the Backtest button on the start forms', () => {
         ...backtestCalls(sent),
       },
     });
-    fireEvent.change(await screen.findByTestId('grid-exchange'), { target: { value: 'binance' } });
-    fireEvent.change(screen.getByTestId('grid-pair'), { target: { value: 'btc/u' } });
+    setValue(await screen.findByTestId('grid-exchange'), 'binance');
+    setValue(screen.getByTestId('grid-pair'), 'btc/u');
     const s = (await screen.findAllByTestId('grid-pair-suggestion')).find(
       (e) => e.textContent === 'BTC/USDT',
     );
     fireEvent.mouseDown(s!);
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('grid-high').value).toBe('105'));
-    fireEvent.change(screen.getByTestId('grid-amount'), { target: { value: '20' } });
+    setValue(screen.getByTestId('grid-amount'), '20');
     await backtestThenStart();
     await waitFor(() => expect(starts).toHaveLength(1));
     expect(sent[0]).toMatchObject({ kind: 'grid', exchange: 'binance', symbol: 'BTC/USDT' });

@@ -1,6 +1,6 @@
 import { PENDING_MESSAGES, type PendingOrderView } from '@bytx/contract';
 import { notifications } from '@mantine/notifications';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../../test/renderApp';
@@ -8,6 +8,7 @@ import i18n from '../i18n/index';
 import { PendingOrdersDialog } from './dialogs';
 import { parseFundsAmount } from './pending-actions';
 import type { BotScreen } from './screen';
+import { setValue } from '../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 const SCREEN: BotScreen = { ids: { prefix: 'dca', dialogIdOn: 'modal' }, scope: 'dca', ns: 'dca' };
@@ -104,10 +105,10 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
 
     await userEvent.click(within(rowOf(1)).getByTestId('dca-pending-funds'));
     const input = await screen.findByTestId('dca-pending-funds-input');
-    fireEvent.change(input, { target: { value: '12345' } });
+    setValue(input, '12345');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
     expect(screen.getByTestId('dca-pending-funds-error').textContent).toBe(PENDING_MESSAGES.badAmount);
-    fireEvent.change(input, { target: { value: '15' } });
+    setValue(input, '15');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
     expect(await screen.findByText(PENDING_MESSAGES.fundsAdded)).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/add_funds')).toEqual([
@@ -151,7 +152,7 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     expect(await screen.findByText('❌ No se pudo eliminar: TP cancel failed')).toBeTruthy();
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-funds'));
-    fireEvent.change(await screen.findByTestId('dca-pending-funds-input'), { target: { value: '5' } });
+    setValue(await screen.findByTestId('dca-pending-funds-input'), '5');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
     expect(await screen.findByText('Error al agregar fondos: No price yet')).toBeTruthy();
   });

@@ -3,6 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/renderApp';
 import { orderPairs, PairList } from './PairList';
+import { setValue } from '../../../test/setValue';
 
 describe('orderPairs', () => {
   it('lists the 24 spot bases against the quote in the spec order', () => {
@@ -100,9 +101,9 @@ describe('PairList', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Home' });
     expect(document.activeElement).toBe(within(rows[0]!).getByTestId('trade-pair-star'));
 
-    fireEvent.change(screen.getByTestId('trade-pair-search'), { target: { value: 'eth' } });
+    setValue(screen.getByTestId('trade-pair-search'), 'eth');
     expect(screen.getAllByTestId('trade-pair').map((r) => r.dataset.symbol)).toEqual(['ETH/USDT']);
-    fireEvent.change(screen.getByTestId('trade-pair-search'), { target: { value: 'nope' } });
+    setValue(screen.getByTestId('trade-pair-search'), 'nope');
     expect(screen.getByTestId('trade-pairs-empty')).toBeTruthy();
   });
 });

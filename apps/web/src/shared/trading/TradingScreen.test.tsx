@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { json, renderApp } from '../../../test/renderApp';
 import i18n from '../i18n/index';
 import { TradingScreen, type TradingExtrasContext } from './TradingScreen';
+import { setValue } from '../../../test/setValue';
 
 /** lightweight-charts draws on a canvas happy-dom lacks: a stand-in records what it is given. */
 const chart = vi.hoisted(() => ({ candles: 0, lines: [] as { price: number; title: string }[], markers: 0 }));
@@ -175,7 +176,7 @@ function responses(over: Record<string, Handler> = {}, orders: Partial<SpotOrder
 }
 
 const value = (id: string) => screen.getByTestId<HTMLInputElement>(id).value;
-const type = (id: string, v: string) => fireEvent.change(screen.getByTestId(id), { target: { value: v } });
+const type = (id: string, v: string) => setValue(screen.getByTestId(id), v);
 const errorText = async () => (await screen.findByTestId('trade-order-error')).textContent;
 
 /** The screen after the market facts arrived (the price is prefilled). */
@@ -269,7 +270,7 @@ describe('TradingScreen', () => {
     expect(value('trade-order-tp')).toBe('120');
     expect(value('trade-order-sl')).toBe('80');
 
-    fireEvent.change(screen.getByTestId('trade-exchange'), { target: { value: 'binance' } });
+    setValue(screen.getByTestId('trade-exchange'), 'binance');
     expect(localStorage.getItem('tradeExchange')).toBe('binance');
     fireEvent.click(screen.getByTestId('trade-type-limit'));
     expect(localStorage.getItem('orderType')).toBe('Limit');

@@ -7,6 +7,7 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { ARBITRAGE_POLL_MS, parseWaiting, spreadVerdict, validateArbitrageStart } from '../api/arbitrage';
 import { ArbitragePage } from './ArbitragePage';
+import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 type Handler = (url: URL, init?: RequestInit) => Response | Promise<Response>;
@@ -152,7 +153,7 @@ describe('ArbitragePage', () => {
     expect((await screen.findByTestId('arb-connection')).textContent).toBe(
       '❌ Connect both Binance and Bybit',
     );
-    fireEvent.change(screen.getByTestId('arb-amount'), { target: { value: '100' } });
+    setValue(screen.getByTestId('arb-amount'), '100');
     fireEvent.click(screen.getByTestId('arb-start'));
     expect(await errorText()).toBe('Both Binance and Bybit must be connected.');
     expect(starts).toHaveLength(0);
@@ -162,14 +163,14 @@ describe('ArbitragePage', () => {
       () => expect(screen.getByTestId('arb-connection').textContent).toBe('✅ Exchanges Connected'),
       { timeout: ARBITRAGE_POLL_MS + 2_000 },
     );
-    fireEvent.change(screen.getByTestId('arb-amount'), { target: { value: 'abc' } });
+    setValue(screen.getByTestId('arb-amount'), 'abc');
     fireEvent.click(screen.getByTestId('arb-start'));
     expect(await errorText()).toBe('Enter a valid amount in USDT.');
-    fireEvent.change(screen.getByTestId('arb-amount'), { target: { value: '0' } });
+    setValue(screen.getByTestId('arb-amount'), '0');
     fireEvent.click(screen.getByTestId('arb-start'));
     expect(await errorText()).toBe('Enter a valid amount in USDT.');
     expect(starts).toHaveLength(0);
-    fireEvent.change(screen.getByTestId('arb-amount'), { target: { value: '250,5' } });
+    setValue(screen.getByTestId('arb-amount'), '250,5');
     fireEvent.click(screen.getByTestId('arb-start'));
     await waitFor(() =>
       expect(starts).toEqual([{ user_id: 'me@example.com', monto_usdt: 250.5, symbol: 'ETH/USDT' }]),
@@ -185,7 +186,7 @@ describe('ArbitragePage', () => {
       responses: responses({ '/api/start_arbitraje': () => json({ success: false, error: refusal }, 400) }),
     });
     await screen.findByTestId('arb-connection');
-    fireEvent.change(screen.getByTestId('arb-amount'), { target: { value: '1000' } });
+    setValue(screen.getByTestId('arb-amount'), '1000');
     fireEvent.click(screen.getByTestId('arb-start'));
     expect(await errorText()).toBe(refusal);
   });

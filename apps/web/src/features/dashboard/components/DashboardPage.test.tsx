@@ -6,6 +6,7 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { formatTtr } from '../api/dashboard';
 import { DashboardPage } from './DashboardPage';
+import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 const MIN_PCT =
@@ -153,14 +154,14 @@ describe('DashboardPage (classic DCA)', () => {
   it('turns commas into dots, flags a TP below 0.5 with the attention dialog, and ACCEPT focuses the field', async () => {
     const { requestedPaths } = renderApp(<DashboardPage />, { user, responses: responses() });
     const tp = await screen.findByTestId('dash-tp');
-    fireEvent.change(tp, { target: { value: '0,3' } });
+    setValue(tp, '0,3');
     expect((tp as HTMLInputElement).value).toBe('0.3');
     await userEvent.click(screen.getByTestId('dash-start'));
     expect((await screen.findByTestId('dash-attention-text')).textContent).toBe(MIN_PCT);
     expect(tp.closest('.dash-invalid')).not.toBeNull();
     await userEvent.click(screen.getByTestId('dash-attention-accept'));
     await waitFor(() => expect(document.activeElement).toBe(tp));
-    fireEvent.change(tp, { target: { value: '0.5' } });
+    setValue(tp, '0.5');
     expect(tp.closest('.dash-invalid')).toBeNull();
     expect(requestedPaths()).not.toContain('/api/start_bot');
   });
@@ -171,12 +172,12 @@ describe('DashboardPage (classic DCA)', () => {
     await waitFor(() =>
       expect(select.querySelector('option[value="binance"]')?.textContent).toContain('✅ Conectado'),
     );
-    fireEvent.change(select, { target: { value: 'bybit' } });
+    setValue(select, 'bybit');
     expect((await screen.findByTestId('dash-form-error')).textContent).toBe(
       'Este exchange no está conectado. Conéctalo en Settings.',
     );
     expect(screen.getByTestId('dash-exchange-badge').textContent).toBe('No conectado');
-    fireEvent.change(screen.getByTestId('dash-market-type'), { target: { value: 'Margin' } });
+    setValue(screen.getByTestId('dash-market-type'), 'Margin');
     await waitFor(() =>
       expect(bodiesOf(fetchMock, '/api/apartado_usuario')).toContainEqual({
         user_id: 'me@example.com',
@@ -192,12 +193,12 @@ describe('DashboardPage (classic DCA)', () => {
         '/api/start_bot': () => json({ success: false, error: 'boom' }, 400),
       }),
     });
-    fireEvent.change(await screen.findByTestId('dash-exchange'), { target: { value: 'binance' } });
+    setValue(await screen.findByTestId('dash-exchange'), 'binance');
     await userEvent.type(screen.getByTestId('dash-pair'), 'eth/usdt');
     expect(screen.getByTestId<HTMLInputElement>('dash-pair').value).toBe('ETH/USDT');
-    fireEvent.change(screen.getByTestId('dash-amount'), { target: { value: '25,5' } });
+    setValue(screen.getByTestId('dash-amount'), '25,5');
     fireEvent.click(screen.getByTestId('dash-form-trend'));
-    fireEvent.change(screen.getByTestId('dash-form-tpvnc'), { target: { value: '2' } });
+    setValue(screen.getByTestId('dash-form-tpvnc'), '2');
     await userEvent.click(screen.getByTestId('dash-start'));
     expect(await screen.findByText('Failed to start the Bot')).toBeTruthy();
     expect(screen.getByText('❌ Error al iniciar bot: boom')).toBeTruthy();
@@ -280,19 +281,19 @@ describe('DashboardPage (classic DCA)', () => {
     const row = await screen.findByTestId('dash-bot-row');
     const input = within(row).getByTestId('dash-funds-input');
     // Client-side check: not above 0.
-    fireEvent.change(input, { target: { value: '0' } });
+    setValue(input, '0');
     await userEvent.click(within(row).getByTestId('dash-funds-btn'));
     expect((await within(row).findByTestId('dash-funds-error')).textContent).toBe('Cantidad inválida');
     expect(bodiesOf(fetchMock, '/api/anadir_fondos')).toHaveLength(0);
     // Server refusal.
     answerBad = true;
-    fireEvent.change(input, { target: { value: '5' } });
+    setValue(input, '5');
     await userEvent.click(within(row).getByTestId('dash-funds-btn'));
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/anadir_fondos')).toHaveLength(1));
     expect((await within(row).findByTestId('dash-funds-error')).textContent).toBe('Cantidad inválida');
     // Success.
     answerBad = false;
-    fireEvent.change(input, { target: { value: '12,5' } });
+    setValue(input, '12,5');
     await userEvent.click(within(row).getByTestId('dash-funds-btn'));
     expect((await within(row).findByTestId('dash-funds-ok')).textContent).toBe('Compra enviada');
     expect(bodiesOf(fetchMock, '/api/anadir_fondos')[1]).toEqual({
@@ -315,7 +316,7 @@ describe('DashboardPage (classic DCA)', () => {
     const row = await screen.findByTestId('dash-bot-row');
     const select = within(row).getByTestId<HTMLSelectElement>('dash-tpvnc-select');
     expect(select.value).toBe('0.5');
-    fireEvent.change(select, { target: { value: '5' } });
+    setValue(select, '5');
     await waitFor(() =>
       expect(bodiesOf(fetchMock, '/api/update_tp_vnc')).toEqual([
         { symbol: 'ETH/USDT', exchange: 'binance', tp_vnc: 5, user_id: 'me@example.com' },

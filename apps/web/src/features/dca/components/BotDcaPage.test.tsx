@@ -7,6 +7,7 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { pageWindow } from '../api/dca';
 import { BotDcaPage } from './BotDcaPage';
+import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 const MIN_PCT =
@@ -59,14 +60,14 @@ describe('BotDcaPage', () => {
   it('turns commas into dots, flags TP below 0.5 with the attention dialog, and ACCEPT focuses the field', async () => {
     renderApp(<BotDcaPage />, { user, responses: responses() });
     const tp = await screen.findByTestId('dca-tp');
-    fireEvent.change(tp, { target: { value: '0,3' } });
+    setValue(tp, '0,3');
     expect((tp as HTMLInputElement).value).toBe('0.3');
     await userEvent.click(screen.getByTestId('dca-start'));
     expect((await screen.findByTestId('dca-attention-text')).textContent).toBe(MIN_PCT);
     expect(tp.closest('.dca-invalid')).not.toBeNull();
     await userEvent.click(screen.getByTestId('dca-attention-accept'));
     await waitFor(() => expect(document.activeElement).toBe(tp));
-    fireEvent.change(tp, { target: { value: '0.5' } });
+    setValue(tp, '0.5');
     expect(tp.closest('.dca-invalid')).toBeNull();
   });
 
@@ -80,12 +81,12 @@ describe('BotDcaPage', () => {
     await waitFor(() =>
       expect(select.querySelector('option[value="binance"]')?.textContent).toContain('✅ Conectado'),
     );
-    fireEvent.change(select, { target: { value: 'bybit' } });
+    setValue(select, 'bybit');
     expect((await screen.findByTestId('dca-form-error')).textContent).toBe(
       'Este exchange no está conectado. Conéctalo en Settings.',
     );
     expect(screen.getByTestId('dca-exchange-badge').textContent).toBe('No conectado');
-    fireEvent.change(select, { target: { value: 'binance' } });
+    setValue(select, 'binance');
     const pair = screen.getByTestId('dca-pair');
     await userEvent.type(pair, 'eth');
     expect((pair as HTMLInputElement).value).toBe('ETH');
@@ -107,7 +108,7 @@ describe('BotDcaPage', () => {
         '/api/start_bot_dca': () => json({ success: false, error: 'boom' }, 400),
       },
     });
-    fireEvent.change(await screen.findByTestId('dca-exchange'), { target: { value: 'binance' } });
+    setValue(await screen.findByTestId('dca-exchange'), 'binance');
     await userEvent.type(screen.getByTestId('dca-pair'), 'BTC/USDT');
     await waitFor(() => expect(screen.queryAllByTestId('dca-pair-suggestion').length).toBe(0));
     await userEvent.click(screen.getByTestId('dca-start'));
@@ -118,9 +119,9 @@ describe('BotDcaPage', () => {
 
   it('refuses an amount below the minimum cost with the spec message', async () => {
     renderApp(<BotDcaPage />, { user, responses: responses() });
-    fireEvent.change(await screen.findByTestId('dca-exchange'), { target: { value: 'binance' } });
+    setValue(await screen.findByTestId('dca-exchange'), 'binance');
     await userEvent.type(screen.getByTestId('dca-pair'), 'ETH/USDT');
-    fireEvent.change(screen.getByTestId('dca-amount'), { target: { value: '2' } });
+    setValue(screen.getByTestId('dca-amount'), '2');
     await userEvent.click(screen.getByTestId('dca-start'));
     expect((await screen.findByTestId('dca-form-error')).textContent).toBe(
       'Monto insuficiente. El mínimo para ETH/USDT es ≈ 5 USDT (0.00166667 unidades a precio 3000)',
@@ -134,7 +135,7 @@ describe('BotDcaPage', () => {
       'binance · ETH/USDT · TP 1% · 20 USDT · OS 3 · Sep 1% · Entry 3000.1235',
     );
     await waitFor(() => expect(screen.getByTestId('dca-status-dot').dataset.inRange).toBe('1'));
-    fireEvent.change(screen.getByTestId('dca-sl-input'), { target: { value: '2800,5' } });
+    setValue(screen.getByTestId('dca-sl-input'), '2800,5');
     expect(screen.getByTestId<HTMLInputElement>('dca-sl-input').value).toBe('2800.5');
     expect(await screen.findByText('30s')).toBeTruthy();
     expect(screen.getByTestId('dca-active-count').textContent).toBe('Active bots: 1');
@@ -175,8 +176,8 @@ describe('BotDcaPage', () => {
       },
     });
     // Spot: neither control; the start says LONG and sends no leverage.
-    fireEvent.change(await screen.findByTestId('dca-exchange'), { target: { value: 'binance' } });
-    fireEvent.change(screen.getByTestId('dca-pair'), { target: { value: 'BTC/USDT' } });
+    setValue(await screen.findByTestId('dca-exchange'), 'binance');
+    setValue(screen.getByTestId('dca-pair'), 'BTC/USDT');
     expect(screen.queryByTestId('dca-leverage-btn')).toBeNull();
     expect(screen.queryByTestId('dca-direction')).toBeNull();
     fireEvent.click(screen.getByTestId('dca-start'));
@@ -184,13 +185,13 @@ describe('BotDcaPage', () => {
     expect(starts[0]).toMatchObject({ apartado: 'Spot', direction: 'LONG' });
     expect(starts[0]).not.toHaveProperty('leverage');
 
-    fireEvent.change(screen.getByTestId('dca-market-type'), { target: { value: 'Perpetual' } });
-    fireEvent.change(screen.getByTestId('dca-exchange'), { target: { value: '' } });
+    setValue(screen.getByTestId('dca-market-type'), 'Perpetual');
+    setValue(screen.getByTestId('dca-exchange'), '');
     await userEvent.click(await screen.findByTestId('dca-leverage-btn'));
     expect((await screen.findByTestId('dca-form-error')).textContent).toBe(
       'Please select an Exchange before setting leverage.',
     );
-    fireEvent.change(screen.getByTestId('dca-exchange'), { target: { value: 'binance' } });
+    setValue(screen.getByTestId('dca-exchange'), 'binance');
     await userEvent.click(screen.getByTestId('dca-leverage-btn'));
     expect(await screen.findByText('Adjust Leverage')).toBeTruthy();
     await userEvent.click(screen.getByTestId('dca-leverage-plus'));

@@ -1,10 +1,11 @@
 import type { ForumPost, ForumPostsResponse } from '@bytx/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, LocationProbe, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { ForumPage } from './ForumPage';
+import { setValue } from '../../../../test/setValue';
 
 const DENIED = 'Acceso denegado. Solo usuarios autorizados.';
 
@@ -127,13 +128,13 @@ describe('ForumPage', () => {
     const input = screen.getByTestId('forum-post-box-input');
     const submit = screen.getByTestId<HTMLButtonElement>('forum-post-box-submit');
     // Emoji count one each (code points after trimming), as textLength on the server counts them.
-    fireEvent.change(input, { target: { value: `  ${'😀'.repeat(3)} ` } });
+    setValue(input, `  ${'😀'.repeat(3)} `);
     expect(screen.getByTestId('forum-post-box-count').textContent).toMatch(/^3 \//);
     expect(submit.disabled).toBe(false);
-    fireEvent.change(input, { target: { value: 'abc\u202Edef' } });
+    setValue(input, 'abc\u202Edef');
     expect(submit.disabled).toBe(true);
     expect(await screen.findByText(/text-direction character/)).toBeTruthy();
-    fireEvent.change(input, { target: { value: 'x'.repeat(2001) } });
+    setValue(input, 'x'.repeat(2001));
     expect(submit.disabled).toBe(true);
   });
 

@@ -14,6 +14,7 @@ import {
   type GridForm,
 } from '../api/grid';
 import { GridBotPage } from './GridBotPage';
+import { setValue } from '../../../../test/setValue';
 
 /** lightweight-charts draws on a canvas happy-dom lacks: a stand-in records the lines it is given. */
 const chart = vi.hoisted(() => ({ lines: [] as { price: number; title: string }[], candles: 0 }));
@@ -91,8 +92,8 @@ const errorText = async () => (await screen.findByTestId('grid-form-error')).tex
 
 /** Exchange binance, then the pair picked from the suggestions (price 100). */
 async function choosePair(exchange = 'binance', typed = 'btc/u', pick = 'BTC/USDT') {
-  fireEvent.change(await screen.findByTestId('grid-exchange'), { target: { value: exchange } });
-  fireEvent.change(screen.getByTestId('grid-pair'), { target: { value: typed } });
+  setValue(await screen.findByTestId('grid-exchange'), exchange);
+  setValue(screen.getByTestId('grid-pair'), typed);
   const s = (await screen.findAllByTestId('grid-pair-suggestion')).find((e) => e.textContent === pick);
   fireEvent.mouseDown(s!);
   await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('grid-high').value).toBe('105'));
@@ -199,13 +200,13 @@ describe('GridBotPage', () => {
     expect(await errorText()).toBe(MSG.exchange);
     // Choosing an unconnected exchange says so at once.
     await waitFor(() => expect(screen.queryByTestId('grid-exchange-badge')).toBeNull());
-    fireEvent.change(screen.getByTestId('grid-exchange'), { target: { value: 'binance' } });
+    setValue(screen.getByTestId('grid-exchange'), 'binance');
     await waitFor(async () => expect(await errorText()).toBe(MSG.notConnected));
     expect(screen.getByTestId('grid-exchange-badge').textContent).toBe('No conectado');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.pair);
     // Typing is not picking: the pair must come from the suggestions.
-    fireEvent.change(screen.getByTestId('grid-pair'), { target: { value: 'btc' } });
+    setValue(screen.getByTestId('grid-pair'), 'btc');
     expect(screen.getByTestId<HTMLInputElement>('grid-pair').value).toBe('BTC');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.pair);
@@ -214,16 +215,16 @@ describe('GridBotPage', () => {
     expect(screen.getByTestId<HTMLInputElement>('grid-step').value).toBe('0.5');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.incomplete); // amount per level is empty
-    fireEvent.change(screen.getByTestId('grid-amount'), { target: { value: '20' } });
-    fireEvent.change(screen.getByTestId('grid-low'), { target: { value: '105' } });
+    setValue(screen.getByTestId('grid-amount'), '20');
+    setValue(screen.getByTestId('grid-low'), '105');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.lowHigh);
-    fireEvent.change(screen.getByTestId('grid-low'), { target: { value: '95,5' } });
+    setValue(screen.getByTestId('grid-low'), '95,5');
     expect(screen.getByTestId<HTMLInputElement>('grid-low').value).toBe('95.5');
-    fireEvent.change(screen.getByTestId('grid-step'), { target: { value: '0' } });
+    setValue(screen.getByTestId('grid-step'), '0');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.step);
-    fireEvent.change(screen.getByTestId('grid-step'), { target: { value: '0.5' } });
+    setValue(screen.getByTestId('grid-step'), '0.5');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.notConnected);
     expect(starts).toHaveLength(0);
@@ -242,10 +243,10 @@ describe('GridBotPage', () => {
       }),
     });
     await choosePair();
-    fireEvent.change(screen.getByTestId('grid-amount'), { target: { value: '20' } });
+    setValue(screen.getByTestId('grid-amount'), '20');
     // Spot grids are long only.
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Neutral' }).disabled).toBe(true);
-    fireEvent.change(screen.getByTestId('grid-market-type'), { target: { value: 'perpetual' } });
+    setValue(screen.getByTestId('grid-market-type'), 'perpetual');
     await userEvent.click(screen.getByRole('radio', { name: 'Neutral' }));
     await userEvent.click(screen.getByRole('radio', { name: 'Base' }));
     await userEvent.click(screen.getByTestId('grid-start'));
@@ -333,7 +334,7 @@ describe('GridBotPage', () => {
         { user_id: 'me@example.com', exchange: 'binance', symbol: 'BTC/USDT', leverage: 200 },
       ]),
     );
-    fireEvent.change(screen.getByTestId('grid-amount'), { target: { value: '20' } });
+    setValue(screen.getByTestId('grid-amount'), '20');
     await userEvent.click(screen.getByTestId('grid-start'));
     await waitFor(() => expect(starts[0]?.leverage).toBe(200));
   });
@@ -433,7 +434,7 @@ describe('GridBotPage', () => {
         },
       },
     });
-    fireEvent.change(await screen.findByTestId('grid-market-type'), { target: { value: 'perpetual' } });
+    setValue(await screen.findByTestId('grid-market-type'), 'perpetual');
     await choosePair();
     const legend = await screen.findByTestId('grid-chart-legend');
     await waitFor(() =>
@@ -457,7 +458,7 @@ describe('GridBotPage', () => {
       marketType: 'perpetual',
     });
     // Venue-only symbols are not offered as pairs.
-    fireEvent.change(screen.getByTestId('grid-pair'), { target: { value: 'BTC' } });
+    setValue(screen.getByTestId('grid-pair'), 'BTC');
     const offered = (await screen.findAllByTestId('grid-pair-suggestion')).map((e) => e.textContent);
     expect(offered).toEqual(['BTC/USDT', 'ETH/BTC']);
   });
@@ -512,7 +513,7 @@ describe('GridBotPage', () => {
       ),
     });
     await choosePair();
-    fireEvent.change(screen.getByTestId('grid-amount'), { target: { value: '20' } });
+    setValue(screen.getByTestId('grid-amount'), '20');
     fireEvent.click(screen.getByTestId('grid-start'));
     const pnl = await screen.findByTestId('grid-chart-pnl');
     expect(pnl.textContent).toBe('PNL 0.1875 USDT · Rounds: 3');

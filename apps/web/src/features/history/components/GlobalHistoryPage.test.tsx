@@ -11,6 +11,7 @@ import i18n from '../../../shared/i18n/index';
 import { csvFileName, historyCsv, validPrice } from '../api/history';
 import { GlobalHistoryPage } from './GlobalHistoryPage';
 import { barWidth } from './TokenPanel';
+import { setValue } from '../../../../test/setValue';
 
 /** lightweight-charts draws on a canvas happy-dom lacks: a stand-in records what the page gives it. */
 const chartData = vi.hoisted(() => ({ points: [] as unknown[], created: 0 }));
@@ -231,7 +232,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(perPage.value).toBe('12');
     fireEvent.click(screen.getByTestId('gh-next'));
     await waitFor(() => expect(screen.getByTestId('gh-page-info').textContent).toBe('Página 2 de 3'));
-    fireEvent.change(perPage, { target: { value: '24' } });
+    setValue(perPage, '24');
     await waitFor(() => expect(screen.getByTestId('gh-page-info').textContent).toBe('Página 1 de 2'));
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(24));
     const last = calls(fetchMock, '/api/dca/all_history').at(-1)!;

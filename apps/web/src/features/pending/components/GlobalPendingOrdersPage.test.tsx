@@ -1,11 +1,12 @@
 import { PENDING_MESSAGES, PENDING_SPLASH_MS, type PendingOrderView } from '@bytx/contract';
 import { notifications } from '@mantine/notifications';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { GlobalPendingOrdersPage } from './GlobalPendingOrdersPage';
+import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 type Handler = (url: URL, init?: RequestInit) => Response | Promise<Response>;
@@ -219,10 +220,10 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     });
     await waitFor(() => expect(screen.getByTestId('gp-drawdown-total').textContent).toBe('-7.00 %'));
     expect(screen.getByTestId('gp-drawdown-total').classList.contains('gp-dd-warn')).toBe(true);
-    fireEvent.change(screen.getByTestId('gp-filter-pair'), { target: { value: 'BTC/USDT' } });
+    setValue(screen.getByTestId('gp-filter-pair'), 'BTC/USDT');
     // Only the BTC lot is shown: −9 %.
     expect(screen.getByTestId('gp-drawdown-total').textContent).toBe('-9.00 %');
-    fireEvent.change(screen.getByTestId('gp-filter-pair'), { target: { value: '' } });
+    setValue(screen.getByTestId('gp-filter-pair'), '');
     const x = within(rowOf('x')).getByTestId('gp-cell-drawdown');
     expect(x.classList.contains('gp-dd-ok')).toBe(true);
   });
@@ -258,20 +259,20 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     renderApp(<GlobalPendingOrdersPage />, { user, responses: responses() });
     await waitFor(() => expect(rowIds()).toHaveLength(3));
     const state = screen.getByTestId('gp-filter-state');
-    fireEvent.change(state, { target: { value: 'completed' } });
+    setValue(state, 'completed');
     expect(rowIds()).toEqual(['b3-1#b3-2']);
     expect(within(rowOf('b3-1#b3-2')).getByTestId('gp-state').textContent).toBe('Completed');
-    fireEvent.change(state, { target: { value: 'open' } });
+    setValue(state, 'open');
     expect(rowIds()).toEqual(['b1-1', 'b2-1']);
-    fireEvent.change(screen.getByTestId('gp-filter-exchange'), { target: { value: 'bybit' } });
+    setValue(screen.getByTestId('gp-filter-exchange'), 'bybit');
     expect(rowIds()).toEqual(['b2-1']);
     expect([...screen.getByTestId<HTMLSelectElement>('gp-filter-pair').options].map((o) => o.value)).toEqual([
       '',
       'ETH/USDT',
     ]);
-    fireEvent.change(screen.getByTestId('gp-filter-exchange'), { target: { value: 'binance' } });
-    fireEvent.change(state, { target: { value: 'open' } });
-    fireEvent.change(screen.getByTestId('gp-filter-pair'), { target: { value: 'SOL/USDT' } });
+    setValue(screen.getByTestId('gp-filter-exchange'), 'binance');
+    setValue(state, 'open');
+    setValue(screen.getByTestId('gp-filter-pair'), 'SOL/USDT');
     expect(rowIds()).toEqual([]);
     expect(screen.getByTestId('gp-empty').textContent).toBe('Sin órdenes pendientes.');
     await userEvent.click(screen.getByTestId('gp-filter-clear'));
@@ -288,12 +289,12 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     const pager = screen.getByTestId('gp-pager');
     await userEvent.click(within(pager).getByText('3'));
     expect(rowIds()).toHaveLength(5);
-    fireEvent.change(size, { target: { value: '10' } });
+    setValue(size, '10');
     expect(rowIds()).toHaveLength(10);
     expect(screen.getByTestId('gp-page-info').textContent).toBe('Page 1 of 5 · 45 orders');
-    fireEvent.change(size, { target: { value: '30' } });
+    setValue(size, '30');
     expect(rowIds()).toHaveLength(30);
-    fireEvent.change(size, { target: { value: '50' } });
+    setValue(size, '50');
     expect(rowIds()).toHaveLength(45);
     expect(screen.queryByTestId('gp-pager')).toBeNull();
   });
@@ -375,12 +376,12 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-funds'));
     const input = await screen.findByTestId('gp-funds-input');
     for (const bad of ['12345', '1.5', 'abc', '0', '']) {
-      fireEvent.change(input, { target: { value: bad } });
+      setValue(input, bad);
       await userEvent.click(screen.getByTestId('gp-funds-confirm'));
       expect(screen.getByTestId('gp-funds-error').textContent).toBe(PENDING_MESSAGES.badAmount);
     }
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/add_funds')).toEqual([]);
-    fireEvent.change(input, { target: { value: '25' } });
+    setValue(input, '25');
     expect(screen.queryByTestId('gp-funds-error')).toBeNull();
     await userEvent.click(screen.getByTestId('gp-funds-confirm'));
     expect(await screen.findByText(PENDING_MESSAGES.fundsAdded)).toBeTruthy();
@@ -399,7 +400,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     });
     await waitFor(() => expect(rowIds()).toHaveLength(1));
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-funds'));
-    fireEvent.change(await screen.findByTestId('gp-funds-input'), { target: { value: '9999' } });
+    setValue(await screen.findByTestId('gp-funds-input'), '9999');
     await userEvent.click(screen.getByTestId('gp-funds-confirm'));
     expect((await screen.findByTestId('gp-funds-error')).textContent).toBe(PENDING_MESSAGES.badAmount);
   });

@@ -13,6 +13,7 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { SIGNAL_POLL_MS, validateSignalCreate, type SignalForm } from '../api/signal';
 import { SignalBotPage } from './SignalBotPage';
+import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
 type Handler = (url: URL, init?: RequestInit) => Response | Promise<Response>;
@@ -156,17 +157,17 @@ describe('SignalBotPage', () => {
     const submit = screen.getByTestId('signal-create-submit');
     fireEvent.click(submit);
     expect(await errorText()).toBe(SIGNAL_MESSAGES.noExchange);
-    fireEvent.change(select, { target: { value: 'binance' } });
+    setValue(select, 'binance');
     fireEvent.click(submit);
     expect(await errorText()).toBe(SIGNAL_MESSAGES.noSymbol);
-    fireEvent.change(screen.getByTestId('signal-symbol'), { target: { value: 'eth/usdt' } });
+    setValue(screen.getByTestId('signal-symbol'), 'eth/usdt');
     expect(screen.getByTestId<HTMLInputElement>('signal-symbol').value).toBe('ETH/USDT');
     fireEvent.click(submit);
     expect(await errorText()).toBe(SIGNAL_MESSAGES.badAmount);
-    fireEvent.change(screen.getByTestId('signal-amount'), { target: { value: '300' } });
+    setValue(screen.getByTestId('signal-amount'), '300');
     fireEvent.click(submit);
     expect(await errorText()).toBe(SIGNAL_MESSAGES.badMaxPosition);
-    fireEvent.change(screen.getByTestId('signal-max-position'), { target: { value: '200' } });
+    setValue(screen.getByTestId('signal-max-position'), '200');
     fireEvent.click(submit);
     expect(await errorText()).toBe('Amount per signal (300) must not exceed the max position (200).');
     expect(creates).toHaveLength(0);
@@ -197,10 +198,10 @@ describe('SignalBotPage', () => {
     });
     const select = await screen.findByTestId('signal-exchange');
     await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(3));
-    fireEvent.change(select, { target: { value: 'binance' } });
-    fireEvent.change(screen.getByTestId('signal-symbol'), { target: { value: 'ETH/USDT' } });
-    fireEvent.change(screen.getByTestId('signal-amount'), { target: { value: '50' } });
-    fireEvent.change(screen.getByTestId('signal-max-position'), { target: { value: '200,5' } });
+    setValue(select, 'binance');
+    setValue(screen.getByTestId('signal-symbol'), 'ETH/USDT');
+    setValue(screen.getByTestId('signal-amount'), '50');
+    setValue(screen.getByTestId('signal-max-position'), '200,5');
     fireEvent.click(screen.getByTestId('signal-create-submit'));
     await waitFor(() =>
       expect(creates).toEqual([{ exchange: 'binance', symbol: 'ETH/USDT', amount: 50, max_position: 200.5 }]),
