@@ -60,7 +60,9 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     });
     const timer = setInterval(() => {
       sim.advance(Date.now());
-      store.scheduleState();
+      // The write (the walk's state, ~80 KB of JSON, through PGlite on this thread) in a turn of its
+      // own: requests waiting since the tick are answered in between instead of after both.
+      setImmediate(() => store.scheduleState());
     }, 1_000);
     timer.unref();
     const candleTimer = setInterval(() => void store.flushCandles(), CANDLE_SAVE_MS);
