@@ -653,9 +653,21 @@ export class MarketSimulator {
 
   /** Steps every random walk to `nowMs` (one step; the size scales with the elapsed time). */
   advance(nowMs: number = Date.now()): void {
+    for (const step of this.beginAdvance(nowMs)) step();
+  }
+
+  /**
+   * `advance` in slices, for a caller that spreads a tick over several turns of its event loop (the
+   * server: ~1,000 pairs and their listeners in one go held every request for several ms): steps the
+   * base prices to `nowMs` now and returns one step per exchange that moves its pairs. Run them in
+   * order, all of them, before the next call: the walk then draws its random numbers in the same
+   * order as `advance`, so a seed gives the same prices either way. Until its step runs, an
+   * exchange's pairs keep the prices of the last tick. Empty when no time has passed.
+   */
+  beginAdvance(nowMs: number = Date.now()): (() => void)[] {
     const elapsedMs = Math.max(nowMs - this.now, 0);
     const dt = Math.min(elapsedMs, 3_600_000) / 1000;
-    if (dt <= 0) return;
+    if (dt <= 0) return [];
     this.now = nowMs;
     for (const [base, usd] of this.usd) {
       const sigma = ((DAILY_VOL[base] ?? 0.045) / Math.sqrt(86_400)) * Math.sqrt(dt);
@@ -675,7 +687,7 @@ export class MarketSimulator {
     }
     const keep = Math.exp(-dt / 120); // wobble half-life ~1.4 min
     const wobbleSigma = 0.0004 * Math.sqrt(1 - keep * keep);
-    for (const list of this.byExchange.values()) {
+    return [...this.byExchange.values()].map((list) => () => {
       for (const p of list) {
         const wobble = p.wobble * keep + wobbleSigma * gaussian(this.rand);
         if (Number.isFinite(wobble)) p.wobble = Math.max(-0.004, Math.min(0.004, wobble));
@@ -686,7 +698,7 @@ export class MarketSimulator {
           this.resend(p);
         }
       }
-    }
+    });
   }
 
   /**

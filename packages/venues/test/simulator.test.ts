@@ -45,6 +45,28 @@ describe('MarketSimulator', () => {
     expect(diff).toBeLessThan(0.0061);
   });
 
+  it('advances in slices (one step per exchange) to the same prices as in one go', () => {
+    const whole = new MarketSimulator({ seed: 42, startTime: T0 });
+    const sliced = new MarketSimulator({ seed: 42, startTime: T0 });
+    const btc = (s: MarketSimulator) => [s.price('binance', 'BTC/USDT'), s.price('okx', 'BTC/USDT')];
+    for (let i = 1; i <= 30; i++) {
+      whole.advance(T0 + i * 1000);
+      const before = btc(sliced);
+      const steps = sliced.beginAdvance(T0 + i * 1000);
+      expect(steps).toHaveLength(
+        new Set(Object.keys(sliced.snapshot().pairs).map((k) => k.split('|')[0])).size,
+      );
+      // Until its step runs, an exchange keeps the last tick's prices.
+      expect(btc(sliced)).toEqual(before);
+      for (const step of steps) step();
+    }
+    expect(sliced.snapshot()).toEqual(whole.snapshot());
+    expect(btc(sliced)).toEqual(btc(whole));
+    expect(btc(sliced)).not.toEqual(btc(new MarketSimulator({ seed: 42, startTime: T0 })));
+    // No time passed: nothing to step.
+    expect(sliced.beginAdvance(T0 + 30 * 1000)).toEqual([]);
+  });
+
   it('moves prices on advance and emits events; a set price holds until changed', () => {
     const sim = new MarketSimulator({ seed: 1, startTime: T0 });
     const events: number[] = [];
