@@ -11,3 +11,15 @@ afterEach(() => {
   // Build-level tests run in the node environment, without a DOM.
   if (typeof localStorage !== 'undefined') localStorage.clear();
 });
+
+// Component tests never reach a network. A request no test stubbed (a page's query still running when
+// its test's stubs were taken away, before the page unmounts) fails at once here instead of connecting
+// to happy-dom's http://localhost:3000.
+if (typeof window !== 'undefined') {
+  const offline = (input: RequestInfo | URL): Promise<Response> =>
+    Promise.reject(
+      new TypeError(`no network in component tests: ${input instanceof Request ? input.url : String(input)}`),
+    );
+  window.fetch = offline;
+  globalThis.fetch = offline;
+}
