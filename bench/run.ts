@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { machineCheck } from './lib/machine-check';
 
 export interface BenchSection {
   title: string;
@@ -18,6 +19,11 @@ const files = fs
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
+
+const machine = await machineCheck(os.loadavg()[0]!);
+console.log(
+  `machine check: argon2id ${machine.argon2Ms.toFixed(1)} ms, walk ${machine.walkMs.toFixed(0)} ms, load ${machine.load1.toFixed(2)}`,
+);
 
 const sections: BenchSection[] = [];
 for (const file of files) {
@@ -45,7 +51,9 @@ const header = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench\` on ${new Date().toISOString()}; node ${process.version}, ${os.cpus().length} cores`,
-  `(${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
+  `(${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB. Machine check at the start`,
+  `(\`bench/lib/machine-check.ts\`): the login's argon2id check ${machine.argon2Ms.toFixed(1)} ms (median of 21), a`,
+  `shuffled walk over 1,000,000 objects ${machine.walkMs.toFixed(0)} ms (best of 5); load average ${machine.load1.toFixed(2)}.`,
   '',
 ].join('\n');
 fs.writeFileSync(resultsFile, header + all.map(([title, body]) => `\n## ${title}\n\n${body}\n`).join(''));
