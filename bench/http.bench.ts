@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simulatedSymbols } from '@bytx/venues';
 import { loginViaApi, registerViaApi } from '../e2e/helpers/accounts';
+import { freePort } from '../e2e/harness';
 import { apiCall } from '../e2e/helpers/api';
 import type { BenchSection } from './run';
 
@@ -31,8 +32,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
   body?: string;
 }) => Promise<AutocannonResult>;
 
-/** Port range of this bench (39700-39749). */
-const PORT = 39710;
 const START_DEADLINE_MS = 300_000;
 const ACTIVE_BOTS = 20;
 /** Started and then stopped with a market close: the closed-bot list and the history have rows. */
@@ -101,10 +100,14 @@ async function measure(baseUrl: string, token: string, call: Call, seconds: numb
 }
 
 /**
- * `main.ts` in a child process on a fresh DATA_DIR, started as e2e/harness.ts does, on this bench's
- * port and with a longer start deadline (a busy machine takes minutes to run the migrations).
+ * `main.ts` in a child process on a fresh DATA_DIR, started as e2e/harness.ts does, on a free port and
+ * with a longer start deadline (a busy machine takes minutes to run the migrations).
  */
 async function startServer(env: Record<string, string>) {
+  // A port the kernel picks, not a fixed one: a fixed port in the ephemeral range (32768-60999 on Linux)
+  // can still be held by a client socket in TIME_WAIT from the bench before (the flood's 200
+  // connections), and the server then fails with EADDRINUSE.
+  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-http-'));
   const root = path.resolve(import.meta.dirname, '..');
   let output = '';
@@ -116,7 +119,7 @@ async function startServer(env: Record<string, string>) {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       ...env,
@@ -135,10 +138,13 @@ async function startServer(env: Record<string, string>) {
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const baseUrl = `http://127.0.0.1:${PORT}`;
+  const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_DEADLINE_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`server exited early:\n${output}`);
+    }
     const up = await fetch(`${baseUrl}/api/health`).then(
       (r) => r.ok,
       () => false,

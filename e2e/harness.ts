@@ -19,7 +19,8 @@ export const E2E_SKIP_REASON = 'Chromium not found at /usr/bin/chromium: end-to-
 export const hasChromium = findChromium() !== null;
 if (!hasChromium) console.log(`[skip] ${E2E_SKIP_REASON}`);
 
-async function freePort(): Promise<number> {
+/** A port no socket uses now (the kernel's pick for a listener on port 0), for a server started next. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
