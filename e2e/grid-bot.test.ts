@@ -68,7 +68,10 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     await expect
       .poll(async () => Number(await canvas.getAttribute('data-candles')), { timeout: 20_000 })
       .toBeGreaterThan(0);
-    expect(await page.locator('[data-testid="grid-chart"] canvas').count()).toBeGreaterThan(0);
+    // The chart library draws on canvases it adds itself: polled, not read once (CI once read none).
+    await expect
+      .poll(() => page.locator('[data-testid="grid-chart"] canvas').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
 
     await page.getByTestId('grid-high').fill('101000');
     await page.getByTestId('grid-low').fill('99000');

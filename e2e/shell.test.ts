@@ -154,8 +154,10 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
       expect(await summary.textContent()).toContain(v);
     }
     await page.getByTestId('loans-connect-wallet').click();
-    const providers = await page.getByTestId('loans-wallet-provider').allTextContents();
-    expect(providers).toEqual(['MetaMask', 'WalletConnect', 'Coinbase Wallet', 'Trust Wallet']);
+    // The dialog opens on the next render (allTextContents does not wait; CI once read it empty).
+    await expect
+      .poll(() => page.getByTestId('loans-wallet-provider').allTextContents(), { timeout: 5_000 })
+      .toEqual(['MetaMask', 'WalletConnect', 'Coinbase Wallet', 'Trust Wallet']);
     await page.keyboard.press('Escape');
     await page.getByTestId('loans-wallet-provider').first().waitFor({ state: 'hidden' });
     await page.getByTestId('loans-tab-liquidity').click();

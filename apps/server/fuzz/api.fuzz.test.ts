@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DUST_JOB } from '../src/modules/bots/pending/dust';
 import { runners } from '../src/modules/bots/routes';
 import { createTestUser, DASHBOARD_CALLS, makeTestApp, type TestApp } from '../test/helpers';
 
@@ -242,6 +243,13 @@ describe('fuzz: every API operation under hostile input', () => {
       payload: { exchange: EX, symbol: SYM, amount: 20, tp: 1, separacion: 1, os: 3 },
     });
     expect(start.statusCode, start.body).toBe(200);
+    // The dust job's first check (5 s after the server is ready) writes its schedule: it must land
+    // before the first "before" picture, or a refused request it coincides with looks like a change.
+    const deadline = Date.now() + 20_000;
+    const scheduled = async () =>
+      (await t.ctx.database.sql.query(`SELECT 1 FROM scheduled_jobs WHERE name = $1`, [DUST_JOB])).length > 0;
+    while (!(await scheduled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await scheduled(), 'the dust job wrote its schedule').toBe(true);
   });
   afterAll(async () => t.close());
 
@@ -315,8 +323,16 @@ describe('fuzz: every API operation under hostile input', () => {
             unsettled = true;
           }
           if (res.statusCode >= 400 && res.statusCode < 500) {
-            if ((await fingerprint()) !== before) {
-              problems.push(`${res.statusCode} changed the database: ${where}: ${res.body.slice(0, 200)}`);
+            const after = await fingerprint();
+            if (after !== before) {
+              const was = new Set(before.split('\n'));
+              const tables = after
+                .split('\n')
+                .filter((line) => !was.has(line))
+                .map((line) => line.split(':')[0]);
+              problems.push(
+                `${res.statusCode} changed the database (${tables.join(', ')}): ${where}: ${res.body.slice(0, 200)}`,
+              );
             }
           } else {
             unsettled = true;

@@ -6,7 +6,6 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -22,6 +21,7 @@ import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
 import { inputPlugin } from './plugins/input';
 import { loadSheddingPlugin } from './plugins/load-shedding';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { APP_VERSION } from './version';
 
 /** Paths whose values never reach a log line (DESIGN.md principle 7). */
@@ -139,31 +139,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     hooks: { beforeUserDelete: [], beforeConnectionChange: [] },
   };
 
-  // Security headers, built once: @fastify/helmet builds the whole middleware (and parses the CSP) again
-  // for every request, which cost more than a cached session lookup (issue 18's profile).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine and the Swagger UI set inline styles.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        // A real chain (CHAIN_RPC_URL) is read by the browser from its own origin (docs/chain.md).
-        connectSrc: ["'self'", ...(config.chain.rpcUrl ? [new URL(config.chain.rpcUrl).origin] : [])],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    hsts: { maxAge: 31536000, includeSubDomains: true },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+  registerSecurityHeaders(app, {
+    connectSrc: config.chain.rpcUrl ? [new URL(config.chain.rpcUrl).origin] : [],
   });
   // Limits are opt-in per route (`config: { rateLimit: {...} }`): login, code sends, 2FA, forum posts.
   await app.register(fastifyRateLimit, {
@@ -187,13 +164,15 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  await app.register(inputPlugin);
+  await app.register(authPlugin, { ctx });
+  // After the auth plugin: both put hooks on each route as it is added, and the shedding's must run
+  // first (a refused request costs no session lookup).
   await app.register(loadSheddingPlugin, {
     maxInFlight: config.SHED_MAX_IN_FLIGHT,
     maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
     maxPerTurn: config.SHED_MAX_PER_TURN,
   });
-  await app.register(inputPlugin);
-  await app.register(authPlugin, { ctx });
   for (const mod of modules) {
     await app.register(mod.plugin, { ctx });
   }

@@ -103,7 +103,9 @@ function scenario(make: () => Promise<World>) {
       retryBaseMs: 5,
       heartbeatMs: 3_600_000,
       actionPollMs: 20,
-      forwardTimeoutMs: 600,
+      // The holder must start a forwarded action within this: 0.6 s was missed once under the full
+      // suite's load on two cores (a relocate answered 503); the rule tested is the same.
+      forwardTimeoutMs: 2_000,
     });
     runners.push(r);
     return r;
@@ -185,7 +187,7 @@ function scenario(make: () => Promise<World>) {
     );
     const api = runner(1, 'api-b', false);
     // The holder's stop never finishes (its cancels hang): the sender gives up with a 503 after the
-    // stop's 3 s plus its own 0.6 s.
+    // stop's 3 s plus its own 2 s.
     const stopping = api.stopBot(slow, 'cancel_only', 3_000).then(
       () => 'answered',
       (err: { statusCode?: number }) => err.statusCode,

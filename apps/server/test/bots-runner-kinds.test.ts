@@ -276,7 +276,11 @@ describe('the runner runs any registered kind, across two markets', () => {
     });
     expect(placed.price).toBe(50_250);
     expect(await venues.binance!.fetchOrderByClientId(s1.order!, OWN.symbol)).toBeNull();
-    const [row] = await repo.liveOrders(id);
+    // The journal row was written before the send; its 'open' is written after the venue's answer.
+    const row = await until(async () => {
+      const [r] = await repo.liveOrders(id);
+      return r?.status === 'open' ? r : null;
+    });
     expect(row).toMatchObject({
       clientOrderId: s1.order,
       exchange: 'bybit',

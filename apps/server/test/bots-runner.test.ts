@@ -121,7 +121,13 @@ describe('bot runner on a paper venue and the simulated market', () => {
     const id = await newBot();
     const r1 = newRunner();
     await r1.start();
-    await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    // The three buys are on the venue, not only planned: the state lists an order before it is sent
+    // (journal before send), and the next send is the one that must hang.
+    await until(async () => {
+      const live = await repo.liveOrders(id);
+      const sent = live.length > 0 && live.every((o) => o.status === 'open');
+      return (await stateOf(id)).waitingBuys.length === 3 && sent ? true : null;
+    });
     venue.hangNext = true;
     sim.setPrice(EX, SYM, 98_900);
     const hung = await until(async () => {
@@ -176,7 +182,9 @@ describe('bot runner on a paper venue and the simulated market', () => {
       trades.reduce((s, t) => s + Number(t.pnlNet), 0),
       8,
     );
-    // Every order the venue knows is journaled with the same fate.
+    // Every order the venue knows is journaled with the same fate (an order's 'open' is written after
+    // the venue's answer: the bot's queue and writes are waited for first).
+    await runner.idle();
     for (const o of await paper.fetchOpenOrders(SYM)) {
       expect((await repo.order(o.clientOrderId!))?.status).toBe('open');
     }
@@ -400,6 +408,8 @@ describe('bot runner on a paper venue and the simulated market', () => {
     expect((await repo.order(toCancel.clientOrderId!))?.status).toBe('cancelled');
     // The ladder is whole again and every open venue order is journaled as open.
     await until(async () => (await stateOf(id)).waitingBuys.length === 3);
+    // The last buy's 'open' is written after the venue's answer: wait for the bot's queue and writes.
+    await r2.idle();
     const open = await paper.fetchOpenOrders(SYM);
     for (const o of open) expect((await repo.order(o.clientOrderId!))?.status).toBe('open');
     const journaledOpen = (await repo.liveOrders(id)).filter((o) => o.status === 'open');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabaseOptions } from '../src/db/client';
+import { openDatabase, PGLITE_CHAIN_BUDGET_MS, type OpenDatabaseOptions } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
 import { users } from '../src/db/schema/index';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL, tempDir } from './helpers';
@@ -22,6 +22,35 @@ async function persistsAcrossReopen(opts: OpenDatabaseOptions) {
 }
 
 describe('database (PGlite)', () => {
+  it(`gives the event loop a turn when queries have run back to back for ${PGLITE_CHAIN_BUDGET_MS} ms`, async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      // A chain of awaited queries, each a few ms of work on this thread, and a timer due at once.
+      const QUERIES = 40;
+      let done = 0;
+      let doneWhenTimerRan = -1;
+      const timer = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          doneWhenTimerRan = done;
+          resolve();
+        }, 0),
+      );
+      const started = performance.now();
+      for (let i = 0; i < QUERIES; i++) {
+        await database.sql.query('SELECT count(*) FROM generate_series(1, 20000)');
+        done++;
+      }
+      const elapsed = performance.now() - started;
+      await timer;
+      // The chain ran longer than the budget, and the timer ran before its end, not after it.
+      expect(elapsed).toBeGreaterThan(2 * PGLITE_CHAIN_BUDGET_MS);
+      expect(doneWhenTimerRan).toBeGreaterThanOrEqual(0);
+      expect(doneWhenTimerRan).toBeLessThan(QUERIES);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('keeps data in DATA_DIR across a restart and applies migrations once', async () => {
     const { rows, again } = await persistsAcrossReopen({ dataDir: tempDir() });
     expect(rows).toHaveLength(1);

@@ -319,6 +319,10 @@ describe('hardening: the server under abuse', () => {
       const flood = Array.from({ length: 60 }, () =>
         t.app.inject({ method: 'GET', url: '/api/bots_activos_dca', headers: u.auth }),
       );
+      // Shedding comes before the session lookup: with no session, a refused call is a 503, not a 401.
+      const anonymous = Array.from({ length: 20 }, () =>
+        t.app.inject({ method: 'GET', url: '/api/bots_activos_dca' }),
+      );
       const health = Array.from({ length: 5 }, () => t.app.inject({ method: 'GET', url: '/api/health' }));
       const login = t.app.inject({
         method: 'POST',
@@ -332,6 +336,9 @@ describe('hardening: the server under abuse', () => {
       expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 503)).toBe(true);
       expect(shed[0]!.headers['retry-after']).toBe('2');
       expect(shed[0]!.json().error).toMatch(/busy/);
+      const anonymousCodes = (await Promise.all(anonymous)).map((r) => r.statusCode);
+      expect(anonymousCodes.every((c) => c === 503 || c === 401)).toBe(true);
+      expect(anonymousCodes).toContain(503);
       for (const h of await Promise.all(health)) expect(h.statusCode).toBe(200);
       expect((await login).statusCode).toBe(200);
       // The flood is over: nothing stays counted.

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
-import { DUST, PENDING_MESSAGES } from '@bytx/contract';
+import { DUST, PENDING_COMPLETED_DAYS, PENDING_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PendingRepository } from '../src/modules/bots/pending/repository';
 import { untilSettled, until as waitFor } from './bots.helpers';
@@ -442,5 +442,30 @@ describe('pending orders and their actions on a paper account', () => {
     const job = (await repo.job(name))!;
     expect(job.nextRunAt.getTime()).toBe(due.getTime() + DUST.everyMs);
     expect(job.claimedBy).toBeNull();
+  });
+  it('lists the sales of the last 7 days exactly, at once after a sale is written', async () => {
+    const ids = async () =>
+      ((await list(alice, '&status=completed')).orders as Json[]).map((o) => o.id as string);
+    const before = await ids(); // the sales read now are kept until the next write
+    // Written behind the service's back (raw SQL): still seen at once. One sale a second before the
+    // window's start, one a minute after it; the kept rows are read from the start of that hour on.
+    const start = Date.now() - PENDING_COMPLETED_DAYS * 86_400_000;
+    const sale = (key: string, at: number) =>
+      sql(
+        `INSERT INTO bot_trades (bot_id, user_id, exchange, symbol, lot_key, buy_time, sell_time, qty, buy_price, sell_price, pnl_net)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, '0.0002', '90000', '91000', '0.2')`,
+        [botId, alice.id, EX, SYM, key, new Date(at)],
+      );
+    await sale('window-out', start - 1_000);
+    await sale('window-in', start + 60_000);
+    try {
+      const after = await ids();
+      expect(after).toContain('window-in');
+      expect(after).not.toContain('window-out');
+      expect(after.filter((id) => !before.includes(id))).toEqual(['window-in']);
+    } finally {
+      await sql(`DELETE FROM bot_trades WHERE bot_id = $1 AND lot_key LIKE 'window-%'`, [botId]);
+    }
+    expect(await ids()).toEqual(before);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { makeTestApp, type TestApp } from './helpers';
+import { API_HEADERS } from '../src/plugins/security-headers';
 
 describe('platform basics', () => {
   let t: TestApp;
@@ -29,13 +30,34 @@ describe('platform basics', () => {
     expect(Object.keys(doc.paths)).toContain('/api/health');
   });
 
-  it('sends security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
+  it('sends the security headers of a document on pages and files', async () => {
+    // The web app's pages (built or not: a 503 page without a build). The Swagger UI at /api/docs
+    // sends its own policy (@fastify/swagger-ui's staticCSP).
+    for (const url of ['/', '/bot-dca']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy'], url).toMatch(/connect-src 'self'(;|$)/);
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(res.headers['strict-transport-security'], url).toContain('max-age=31536000');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it("sends an API's security headers on every API answer, errors included", async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'GET', url: '/api/bots_activos_dca' }), // 401
+      await t.app.inject({ method: 'GET', url: '/api/no-such-route' }), // 404
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404]);
+    for (const res of answers) {
+      for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers[name], name).toBe(value);
+      // The document policies are not sent where nothing is rendered.
+      expect(res.headers['referrer-policy']).toBeUndefined();
+      expect(res.headers['x-dns-prefetch-control']).toBeUndefined();
+    }
+    expect(API_HEADERS['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
   it('lets the browser read a configured real chain: its origin joins connect-src', async () => {
@@ -50,7 +72,7 @@ describe('platform basics', () => {
       USDC_ADDRESS: address(6),
     });
     try {
-      const res = await rpc.app.inject({ method: 'GET', url: '/api/health' });
+      const res = await rpc.app.inject({ method: 'GET', url: '/' });
       expect(res.headers['content-security-policy']).toMatch(
         /connect-src 'self' http:\/\/127\.0\.0\.1:9(;|$)/,
       );

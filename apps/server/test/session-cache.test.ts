@@ -206,12 +206,24 @@ describe('SessionCache', () => {
     const cache = new SessionCache({ maxEntries: 2 });
     await cache.load('h1', async () => row('u1', 's1'));
     await cache.load('h2', async () => row('u2', 's2'));
-    expect(cache.get('h1')).toBeDefined();
+    // A hit moves its entry at most once a second (TOUCH_EVERY_MS): this one is a second later.
+    expect(cache.get('h1', Date.now() + 1_000)).toBeDefined();
     await cache.load('h3', async () => row('u3', 's3'));
     expect(cache.size).toBe(2);
     expect(cache.get('h2')).toBeUndefined();
     expect(cache.get('h1')?.user.sessionId).toBe('s1');
     expect(cache.get('h3')?.user.sessionId).toBe('s3');
+  });
+
+  it('moves a hit entry to the recent end at most once a second', async () => {
+    const cache = new SessionCache({ maxEntries: 2 });
+    await cache.load('h1', async () => row('u1', 's1'));
+    await cache.load('h2', async () => row('u2', 's2'));
+    // Within the second of its load: still a hit, but h1 stays the oldest and goes first.
+    expect(cache.get('h1', Date.now() + 500)).toBeDefined();
+    await cache.load('h3', async () => row('u3', 's3'));
+    expect(cache.get('h1')).toBeUndefined();
+    expect(cache.get('h2')?.user.sessionId).toBe('s2');
   });
 
   it('misses after the TTL', async () => {

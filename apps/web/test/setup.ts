@@ -1,6 +1,11 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 import { loadAllCatalogs } from '../src/shared/i18n/index';
+
+// findBy / waitFor give up after 3 s, not testing-library's 1 s: `npm test` runs the tiers side by side
+// on two cores, and a page's first data (a mocked fetch, then a render) once took over 1 s there
+// (TradingScreen, CI of 2026-11-25). Only a failure waits longer; what is awaited is the same.
+configure({ asyncUtilTimeout: 3_000 });
 
 // Pages' catalogs load with the lazy route (app/lazyPage.tsx); tests render pages directly, so load
 // them all up front, as the route would before the page shows.

@@ -87,6 +87,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     });
     await client.waitReady;
+    yieldBetweenQueries(client);
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     database = {
       db,
@@ -102,4 +103,54 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     await runMigrations(database.sql);
   }
   return database;
+}
+
+/**
+ * How long (ms) PGlite's queries may run back to back before the event loop gets a turn. PGlite runs
+ * each query on this thread and settles it in a microtask, so an async chain of queries (a tick's
+ * bot writes, the market's save, a group commit) never gave the loop back: with 20 bots running it
+ * held every request for 10–40 ms once a second at idle, and a request's p99 met it (issue 18).
+ */
+export const PGLITE_CHAIN_BUDGET_MS = 4;
+
+/**
+ * Makes a top-level query, exec or transaction that starts after the current chain of queries has run
+ * for {@link PGLITE_CHAIN_BUDGET_MS} wait for the loop's next turn first (I/O, timers and requests
+ * run in between). A chain's start is the first query of a turn; nothing waits while under budget.
+ * Statements inside a transaction never wait: the transaction holds PGlite until it ends anyway.
+ */
+function yieldBetweenQueries(client: PGlite): void {
+  let chainStart = 0;
+  let inTurn = false;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const before = async () => {
+    const now = performance.now();
+    if (!inTurn) {
+      inTurn = true;
+      chainStart = now;
+      setImmediate(() => (inTurn = false));
+      return;
+    }
+    if (now - chainStart > PGLITE_CHAIN_BUDGET_MS) {
+      await turn();
+      // The loop had its turn: what follows is a new chain.
+      inTurn = false;
+      await before();
+    }
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<typeof query>) => {
+    await before();
+    return query(...args);
+  }) as typeof client.query;
+  client.exec = async (...args: Parameters<typeof exec>) => {
+    await before();
+    return exec(...args);
+  };
+  client.transaction = (async (...args: Parameters<typeof transaction>) => {
+    await before();
+    return transaction(...args);
+  }) as typeof client.transaction;
 }

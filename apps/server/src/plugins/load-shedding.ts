@@ -1,5 +1,13 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestAbortHookHandler,
+  onRequestHookHandler,
+  onResponseHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -24,6 +32,8 @@ export interface LoadSheddingOptions {
   /** Requests waiting for a turn, above which new ones get 503 (default 4 × maxPerTurn, at least 256). */
   maxWaiting?: number;
 }
+
+const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a moment.';
 /** Seconds a shed client is asked to wait. */
@@ -65,15 +75,21 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // waits for one short turn instead of one long one.
   const maxPerTurn = opts.maxPerTurn ?? 0;
   const maxWaiting = opts.maxWaiting ?? Math.max(256, 4 * maxPerTurn);
-  const waiting: (() => void)[] = [];
+  const waiting: { request: FastifyRequest; done: HookHandlerDoneFunction }[] = [];
   let startedThisTurn = 0;
   let turnScheduled = false;
+  const admit = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
+    inFlight++;
+    counted.add(request);
+    done();
+  };
   const nextTurn = () => {
     turnScheduled = false;
     startedThisTurn = 0;
     while (startedThisTurn < maxPerTurn && waiting.length > 0) {
       startedThisTurn++;
-      waiting.shift()!();
+      const next = waiting.shift()!;
+      admit(next.request, next.done);
     }
     // Only while there is work: one more turn resets the count of the requests just started. An
     // immediate scheduled at every turn would keep the loop from ever waiting for I/O: a core spent
@@ -90,29 +106,40 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
     return reply.status(503).send({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.routeOptions.config.shed === false) return;
-    if ((opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) || lagging) return busy(reply);
-    if (maxPerTurn > 0) {
-      if (waiting.length === 0 && startedThisTurn < maxPerTurn) {
-        startedThisTurn++;
-        scheduleTurn();
-      } else {
-        if (waiting.length >= maxWaiting) return busy(reply);
-        await new Promise<void>((resolve) => {
-          waiting.push(resolve);
-          scheduleTurn();
-        });
-      }
+  // Callback style: an async hook costs a promise and a microtask turn per request (issue 18). A shed
+  // request is answered here and never calls `done`.
+  const shed: onRequestHookHandler = (request, reply, done) => {
+    if ((opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) || lagging) return void busy(reply);
+    if (maxPerTurn === 0) return admit(request, done);
+    if (waiting.length === 0 && startedThisTurn < maxPerTurn) {
+      startedThisTurn++;
+      scheduleTurn();
+      return admit(request, done);
     }
-    inFlight++;
-    counted.add(request);
-    return undefined;
-  });
-  // Released once, by whichever comes first: the answer sent, or the client gone before it.
-  const release = async (request: FastifyRequest) => {
-    if (counted.delete(request)) inFlight--;
+    if (waiting.length >= maxWaiting) return void busy(reply);
+    waiting.push({ request, done });
+    scheduleTurn();
   };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  // Released once, by whichever comes first: the answer sent, or the client gone before it.
+  const onResponse: onResponseHookHandler = (request, _reply, done) => {
+    if (counted.delete(request)) inFlight--;
+    done();
+  };
+  const onRequestAbort: onRequestAbortHookHandler = (request, done) => {
+    if (counted.delete(request)) inFlight--;
+    done();
+  };
+
+  // The hooks go on the sheddable routes only, chosen once when each route is added: the routes that
+  // are never shed (health, login, /api/me) and the web app's files run no shedding code at all, and
+  // none reads `request.routeOptions` (a getter that builds an object on every read). With every rule
+  // off, no route gets them. Registered after the auth plugin (app.ts), so that the shedding comes
+  // first, before the session lookup.
+  const enabled = opts.maxInFlight > 0 || opts.maxEventLoopDelayMs > 0 || maxPerTurn > 0;
+  app.addHook('onRoute', (route) => {
+    if (!enabled || !route.url.startsWith('/api/') || route.config?.shed === false) return;
+    route.onRequest = [shed, ...asArray(route.onRequest)];
+    route.onResponse = [...asArray(route.onResponse), onResponse];
+    route.onRequestAbort = [...asArray(route.onRequestAbort), onRequestAbort];
+  });
 });

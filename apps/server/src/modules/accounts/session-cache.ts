@@ -39,7 +39,16 @@ export interface SessionRow {
 interface Entry extends SessionRow {
   /** When it was read from the database (ms since the epoch), for the TTL. */
   loadedAt: number;
+  /** When a hit last moved it to the recent end (ms since the epoch). */
+  touchedAt: number;
 }
+
+/**
+ * A hit moves its entry to the recent end at most this often (ms): a move is a Map delete and set on a
+ * 64-character key, on every authenticated request; an order a second old is recent enough to choose
+ * which of 10,000 entries goes first.
+ */
+const TOUCH_EVERY_MS = 1_000;
 
 export interface SessionCacheOptions {
   maxEntries?: number;
@@ -89,8 +98,11 @@ export class SessionCache {
       this.misses++;
       return undefined;
     }
-    this.sessions.delete(tokenHash);
-    this.sessions.set(tokenHash, entry);
+    if (now - entry.touchedAt >= TOUCH_EVERY_MS) {
+      entry.touchedAt = now;
+      this.sessions.delete(tokenHash);
+      this.sessions.set(tokenHash, entry);
+    }
     this.hits++;
     return entry;
   }
@@ -187,7 +199,8 @@ export class SessionCache {
     this.drop(tokenHash);
     // Frozen: every request of the session shares this object, so no handler may change it for the others.
     const user = Object.freeze({ ...row.user });
-    this.sessions.set(tokenHash, { ...row, user, loadedAt: Date.now() });
+    const now = Date.now();
+    this.sessions.set(tokenHash, { ...row, user, loadedAt: now, touchedAt: now });
     this.hashBySession.set(user.sessionId, tokenHash);
     let set = this.hashesByUser.get(user.id);
     if (!set) this.hashesByUser.set(user.id, (set = new Set()));

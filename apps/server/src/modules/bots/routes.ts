@@ -28,6 +28,7 @@ import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
 import { GroupCommitStore } from './runner/group-commit';
 import { enforcePlansOnBotStarts } from '../chain/plans.service';
+import { keyOf } from '../../lib/memoized-body';
 
 const tags = ['bots'];
 
@@ -187,11 +188,16 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post(
     '/api/pnls_actuales',
-    { ...auth, schema: { tags, summary: 'Realized PnL per active bot', body: pnlsActualesBody } },
+    {
+      ...auth,
+      // Polled with the same body (every active bot's pair) every few seconds: validated once per body.
+      config: { memoizeBody: true },
+      schema: { tags, summary: 'Realized PnL per active bot', body: pnlsActualesBody },
+    },
     // Cached per filter until a write to the user's bots, a tick of a pair read, or the next second (ttr).
     async (req, reply) => {
       const userId = currentUser(req).id;
-      const key = `pnls_actuales|${JSON.stringify(req.body.bots ?? null)}`;
+      const key = `pnls_actuales|${keyOf(req.body.bots ?? null)}`;
       return bots.reads.send(reply, userId, key, { timed: true, prices: true }, () =>
         bots.pnls(userId, req.body.bots),
       );

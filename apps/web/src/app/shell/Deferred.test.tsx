@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { lazy } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Deferred } from './Deferred';
 
 /** A lazy part whose chunk arrives when the test says so. */
@@ -40,5 +40,16 @@ describe('Deferred', () => {
     await user.click(screen.getByText('stand-in'));
     await arrive();
     expect(await screen.findByText('part open')).toBeTruthy();
+  });
+
+  it('asks for the part after the first render, not during it, and without a click', async () => {
+    const load = vi.fn(() => new Promise<{ default: () => null }>(() => undefined));
+    const Part = lazy(load);
+    render(
+      <Deferred fallback={(wake) => <button onClick={wake}>stand-in</button>}>{() => <Part />}</Deferred>,
+    );
+    expect(load).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(screen.getByText('stand-in')).toBeTruthy();
   });
 });

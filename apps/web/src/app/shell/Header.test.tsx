@@ -9,6 +9,15 @@ import { Header } from './Header';
 const ticker = { '/api/ticker': () => json({}) };
 const location = () => screen.getByTestId('location').textContent;
 
+/**
+ * Opens the trade menu once its part has replaced the stand-in (Deferred.tsx): a click that lands while
+ * the two swap is split between them (Deferred.test.tsx covers a click on the stand-in).
+ */
+async function openTradeMenu(user: ReturnType<typeof userEvent.setup>) {
+  await waitFor(() => expect(screen.getByTestId('nav-trade').getAttribute('aria-haspopup')).toBe('menu'));
+  await user.click(screen.getByTestId('nav-trade'));
+}
+
 describe('Header', () => {
   beforeEach(async () => {
     await i18n.changeLanguage('en');
@@ -62,7 +71,7 @@ describe('Header', () => {
     await user.click(within(modal).getByTestId('dev-modal-pools'));
     expect(location()).toBe('/earnings-pools');
 
-    await user.click(screen.getByTestId('nav-trade'));
+    await openTradeMenu(user);
     await user.click(await screen.findByTestId('nav-futures'));
     expect(await screen.findByText('Platform in Development')).toBeTruthy();
     expect(location()).toBe('/earnings-pools');
@@ -76,7 +85,7 @@ describe('Header', () => {
     });
     await user.click(screen.getByTestId('nav-wallet'));
     expect(location()).toBe('/wallet');
-    await user.click(screen.getByTestId('nav-trade'));
+    await openTradeMenu(user);
     await user.click(await screen.findByTestId('nav-spot'));
     expect(location()).toBe('/spot');
     expect(screen.queryByText('Platform in Development')).toBeNull();
@@ -88,7 +97,7 @@ describe('Header', () => {
       user: { id: 'u3', email: 'trader@example.com', isSupport: false, canTrade: true },
       responses: ticker,
     });
-    await user.click(screen.getByTestId('nav-trade'));
+    await openTradeMenu(user);
     await user.click(await screen.findByTestId('nav-futures'));
     expect(location()).toBe('/futuros');
     expect(screen.queryByText('Platform in Development')).toBeNull();

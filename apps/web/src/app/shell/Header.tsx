@@ -11,7 +11,7 @@ import { LoginPageIcon } from './LoginPageIcon';
 import { canTrade, isSupport, stopIfLoggedOut } from './navGuards';
 import type { Access, NavItem } from './navItems';
 
-// The floating parts: their own chunks, asked for at the first render (Deferred.tsx says why).
+// The floating parts: their own chunks, asked for right after the first paint (Deferred.tsx says why).
 const controls = () => import('./HeaderControls');
 const TradeMenu = lazy(() => controls().then((m) => ({ default: m.TradeMenu })));
 const LoginPageLink = lazy(() => controls().then((m) => ({ default: m.LoginPageLink })));
@@ -201,9 +201,7 @@ export function Header() {
               >
                 {(woken) => <SignInDropdown defaultOpened={woken} />}
               </Deferred>
-              <Suspense fallback={<LoginPageIcon />}>
-                <LoginPageLink />
-              </Suspense>
+              <Deferred fallback={() => <LoginPageIcon />}>{() => <LoginPageLink />}</Deferred>
             </>
           )}
           <ActionIcon

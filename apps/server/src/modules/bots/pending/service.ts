@@ -17,6 +17,7 @@ import type { CompletedRow, PendingRepository } from './repository';
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** An open lot found for a user action: its bot and what the bot's strategy says of it now. */
 interface Located {
@@ -148,7 +149,12 @@ export class PendingService {
   /** The user's bots the query names: one bot, the active bots of one pair, or every active bot. */
   private async botsFor(userId: string, q: PendingListQuery): Promise<BotRow[]> {
     if (q.bot_id) return [await this.bots.ownBot(userId, q.bot_id)];
-    const rows = await this.repo.listByUser(userId, 'active');
+    // Kept until the next write to the user's bots (the read cache's memo, as `pnls_actuales`): the
+    // answer is recomputed every second and after every tick of a followed pair, and re-reading the
+    // whole rows each time was most of its cost. Shared: only read, never changed.
+    const rows = await this.bots.reads.memo(userId, 'active rows', () =>
+      this.repo.listByUser(userId, 'active'),
+    );
     if (!q.exchange && !q.symbol) return rows;
     const ex = q.exchange?.toLowerCase();
     const sym = q.symbol === undefined ? undefined : asciiTrim(q.symbol);
@@ -175,10 +181,8 @@ export class PendingService {
             ...(q.exchange ? { exchange: q.exchange.toLowerCase() } : {}),
             ...(q.symbol ? { symbol: asciiTrim(q.symbol) } : {}),
           };
-      const since = new Date(Date.now() - PENDING_COMPLETED_DAYS * DAY_MS);
-      completed = (await this.pending.completed(userId, since, PENDING_COMPLETED_MAX, only)).map((c) =>
-        this.completedView(c),
-      );
+      const since = Date.now() - PENDING_COMPLETED_DAYS * DAY_MS;
+      completed = (await this.completedSince(userId, since, only)).map((c) => this.completedView(c));
     }
     const all = open.concat(completed);
     const pages = Math.max(1, Math.ceil(all.length / q.per_page));
@@ -194,6 +198,24 @@ export class PendingService {
       total: all.length,
       summary: { open: open.length, completed: completed.length, completed_pnl: round(completedPnl, 8) },
     };
+  }
+
+  /**
+   * The user's newest sales (at most PENDING_COMPLETED_MAX) from `since` (ms) on, newest first. Read
+   * from the hour `since` falls in and kept until the next write to the user's bots (the read cache's
+   * memo), then cut at `since` here: the newest MAX sales from an earlier start, cut at `since`, are
+   * exactly the newest MAX from `since`, since every sale after `since` is newer than every one before.
+   */
+  private async completedSince(
+    userId: string,
+    since: number,
+    only: { botId?: string; exchange?: string; symbol?: string },
+  ): Promise<CompletedRow[]> {
+    const from = Math.floor(since / HOUR_MS) * HOUR_MS;
+    const rows = await this.bots.reads.memo(userId, `completed|${from}|${JSON.stringify(only)}`, () =>
+      this.pending.completed(userId, new Date(from), PENDING_COMPLETED_MAX, only),
+    );
+    return rows.filter((r) => r.sellTime.getTime() >= since);
   }
 
   /** The user's open lot with this id, or null (another user's ids are not found either). */
