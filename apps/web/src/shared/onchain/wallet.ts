@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import type { ChainInfo, Eip1193Provider, Hex } from './types';
 
 /** The browser wallet (MetaMask and the like), if the page has one. */
@@ -94,13 +94,49 @@ const subscribe = (l: () => void) => {
 };
 const snapshot = () => state;
 
-/** For tests: forget the connected wallet. */
-export const resetWalletState = () => emit({ account: null, chainId: null });
+/**
+ * The wallet whose `accountsChanged` / `chainChanged` the state follows. Subscribed when a connection
+ * is asked for, not in a component's effect: an effect runs after the paint that shows the connected
+ * wallet, so an account switch in that gap was lost and the page kept showing the old account.
+ * Events while no account is connected are ignored (a disconnect is not undone by the wallet).
+ */
+let followed: { eth: Eip1193Provider; stop: () => void } | null = null;
+function follow(eth: Eip1193Provider) {
+  if (followed?.eth === eth) return;
+  followed?.stop();
+  followed = null;
+  if (!eth.on) return;
+  const onAccounts = (...args: unknown[]) => {
+    if (state.account === null) return;
+    const account = firstAccount(args[0]);
+    emit(account ? { account } : { account: null, chainId: null });
+  };
+  const onChain = (...args: unknown[]) => {
+    if (state.account !== null) emit({ chainId: parseChainId(args[0]) });
+  };
+  eth.on('accountsChanged', onAccounts);
+  eth.on('chainChanged', onChain);
+  followed = {
+    eth,
+    stop: () => {
+      eth.removeListener?.('accountsChanged', onAccounts);
+      eth.removeListener?.('chainChanged', onChain);
+    },
+  };
+}
+
+/** For tests: forget the connected wallet (and stop following its events). */
+export const resetWalletState = () => {
+  followed?.stop();
+  followed = null;
+  emit({ account: null, chainId: null });
+};
 
 /** Asks the wallet for its account and chain (opens its connect prompt). */
 export async function connectWallet(): Promise<WalletState> {
   const eth = browserWallet();
   if (!eth) throw new WalletMissingError();
+  follow(eth);
   const account = firstAccount(await eth.request({ method: 'eth_requestAccounts' }));
   if (!account) throw new Error('The wallet gave no account.');
   const chainId = parseChainId(await eth.request({ method: 'eth_chainId' }).catch(() => null));
@@ -122,23 +158,6 @@ export interface BrowserWallet extends WalletState {
 /** The page's browser wallet, following its account and chain changes. */
 export function useBrowserWallet(expectedChainId: number | null | undefined): BrowserWallet {
   const current = useSyncExternalStore(subscribe, snapshot, snapshot);
-  const connected = current.account !== null;
-
-  useEffect(() => {
-    const eth = browserWallet();
-    if (!eth?.on || !connected) return;
-    const onAccounts = (...args: unknown[]) => {
-      const account = firstAccount(args[0]);
-      emit(account ? { account } : { account: null, chainId: null });
-    };
-    const onChain = (...args: unknown[]) => emit({ chainId: parseChainId(args[0]) });
-    eth.on('accountsChanged', onAccounts);
-    eth.on('chainChanged', onChain);
-    return () => {
-      eth.removeListener?.('accountsChanged', onAccounts);
-      eth.removeListener?.('chainChanged', onChain);
-    };
-  }, [connected]);
 
   const disconnect = useCallback(() => emit({ account: null, chainId: null }), []);
   const switchChain = useCallback(async (info: Parameters<BrowserWallet['switchChain']>[0]) => {
