@@ -49,6 +49,9 @@ export default defineConfig({
           globalSetup: [SERVER_SETUP, 'e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // A page shows what it read after a render or a request: every read of the page is a poll
+          // (a lint rule, eslint.config.js), and a busy CI machine gets 10 s, not vitest's 1 s, before a poll fails.
+          expect: { poll: { timeout: 10_000, interval: 50 } },
           // One browser, one server per file; one such file at a time (a lock), beside the other tiers.
           setupFiles: ['e2e/one-at-a-time.ts'],
         },

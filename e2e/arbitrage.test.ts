@@ -79,8 +79,8 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
     await page.goto(`${server.baseUrl}/arbitraje`);
     const status = page.getByTestId('arb-connection');
     await status.waitFor({ timeout: 15_000 });
-    expect(await status.textContent()).toBe('❌ Connect both Binance and Bybit');
-    expect(await page.getByTestId('arb-symbol').textContent()).toBe(SYMBOL);
+    await expect.poll(() => status.textContent()).toBe('❌ Connect both Binance and Bybit');
+    await expect.poll(() => page.getByTestId('arb-symbol').textContent()).toBe(SYMBOL);
     // The spec's checks, in its order, before anything is sent.
     await page.getByTestId('arb-amount').fill('1000');
     await page.getByTestId('arb-start').click();
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
     await expect
       .poll(() => page.getByTestId('arb-form-error').textContent())
       .toBe('Enter a valid amount in USDT.');
-    expect(await page.getByTestId('arb-history-empty').textContent()).toBe('No operations yet.');
+    await expect.poll(() => page.getByTestId('arb-history-empty').textContent()).toBe('No operations yet.');
 
     startTicking();
     await page.getByTestId('arb-amount').fill('1000');
@@ -118,22 +118,26 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
         timeout: 30_000,
       })
       .toEqual(['below', 'below']);
-    expect(await page.getByTestId('arb-history-row').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('arb-history-row').count()).toBe(0);
 
     // Bybit 1.5 % dearer: buy on Binance, sell on Bybit.
     await hold(3000, 3045);
     const first = page.getByTestId('arb-history-row').first();
     await first.waitFor({ timeout: 30_000 });
-    expect(await first.getByTestId('arb-row-buy-exchange').textContent()).toBe('Binance');
-    expect(await first.getByTestId('arb-row-sell-exchange').textContent()).toBe('Bybit');
+    await expect.poll(() => first.getByTestId('arb-row-buy-exchange').textContent()).toBe('Binance');
+    await expect.poll(() => first.getByTestId('arb-row-sell-exchange').textContent()).toBe('Bybit');
     const buy = Number(await first.getByTestId('arb-row-buy-price').textContent());
     const sell = Number(await first.getByTestId('arb-row-sell-price').textContent());
     expect(buy).toBeGreaterThan(2990);
     expect(buy).toBeLessThan(3010);
     expect(sell).toBeGreaterThan(3035);
     expect(sell).toBeLessThan(3055);
-    expect(Number(await first.getByTestId('arb-row-amount').textContent())).toBeGreaterThan(0);
-    expect(Number(await first.getByTestId('arb-row-fees').textContent())).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await first.getByTestId('arb-row-amount').textContent()))
+      .toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await first.getByTestId('arb-row-fees').textContent()))
+      .toBeGreaterThan(0);
     const profit = Number(await first.getByTestId('arb-row-profit').getAttribute('data-profit'));
     expect(profit).toBeGreaterThan(0);
     await expect
@@ -154,7 +158,7 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
     const rows = await page.getByTestId('arb-history-row').count();
     expect(rows).toBeGreaterThanOrEqual(1);
     await page.waitForTimeout(8_000);
-    expect(await page.getByTestId('arb-history-row').count()).toBe(rows);
+    await expect.poll(() => page.getByTestId('arb-history-row').count()).toBe(rows);
 
     await stopTicking();
     // Stop (sell the inventory at market, the default).
@@ -165,6 +169,6 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
     const state = (await post('/api/estado_bot_arbitraje', { user_id: EMAIL })) as { activo: boolean };
     expect(state.activo).toBe(false);
     // The history stays after the stop.
-    expect(await page.getByTestId('arb-history-row').count()).toBeGreaterThanOrEqual(rows);
+    await expect.poll(() => page.getByTestId('arb-history-row').count()).toBeGreaterThanOrEqual(rows);
   }, 240_000);
 });

@@ -57,16 +57,18 @@ describe.skipIf(!hasChromium)('Backtest from /bot-dca on the simulated market', 
     // The modal's root box has no size of its own: its content is what shows.
     await page.getByTestId('backtest-dialog').waitFor({ state: 'attached' });
     await page.getByTestId('backtest-run').waitFor();
-    expect(await page.getByTestId('backtest-period-7').getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByTestId('backtest-interval').inputValue()).toBe('1m');
+    await expect.poll(() => page.getByTestId('backtest-period-7').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('backtest-interval').inputValue()).toBe('1m');
     await page.getByTestId('backtest-run').click();
     // The bar shows from the click until the result (the page asks every 500 ms).
     await page.getByTestId('backtest-progress').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('backtest-cancel').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('backtest-cancel').isVisible()).toBe(true);
 
     await page.getByTestId('backtest-result').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('backtest-net-pnl').textContent()).toMatch(/^[+-]?\d+(\.\d+)? USDT$/);
-    expect(await page.getByTestId('backtest-return').textContent()).toMatch(/^[+-]?\d+\.\d{2} %$/);
+    await expect
+      .poll(() => page.getByTestId('backtest-net-pnl').textContent())
+      .toMatch(/^[+-]?\d+(\.\d+)? USDT$/);
+    await expect.poll(() => page.getByTestId('backtest-return').textContent()).toMatch(/^[+-]?\d+\.\d{2} %$/);
     for (const id of [
       'max-drawdown',
       'fees',
@@ -76,22 +78,26 @@ describe.skipIf(!hasChromium)('Backtest from /bot-dca on the simulated market', 
       'open-position',
       'buy-hold',
     ]) {
-      expect((await page.getByTestId(`backtest-${id}`).textContent())?.length).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await page.getByTestId(`backtest-${id}`).textContent())?.length)
+        .toBeGreaterThan(0);
     }
     // Both charts are drawn by lightweight-charts (its canvases), the price chart with the fills.
     const equity = page.getByTestId('backtest-equity-chart');
     await equity.waitFor({ timeout: 15_000 });
     await expect.poll(() => equity.locator('canvas').count()).toBeGreaterThan(0);
-    expect(Number(await equity.getAttribute('data-points'))).toBeGreaterThan(1);
+    await expect.poll(async () => Number(await equity.getAttribute('data-points'))).toBeGreaterThan(1);
     const price = page.getByTestId('backtest-price-chart');
     await expect.poll(() => price.locator('canvas').count()).toBeGreaterThan(0);
-    expect(Number(await price.getAttribute('data-candles'))).toBeGreaterThan(100);
-    expect(Number(await price.getAttribute('data-markers'))).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await price.getAttribute('data-candles'))).toBeGreaterThan(100);
+    await expect.poll(async () => Number(await price.getAttribute('data-markers'))).toBeGreaterThan(0);
     // The closed trades, as many rows as the summary counts (up to a page).
     const closed = Number(await page.getByTestId('backtest-closed-trades').textContent());
     expect(closed).toBeGreaterThan(0);
-    expect(await page.getByTestId('backtest-trade-row').count()).toBe(Math.min(closed, 20));
-    expect(await page.getByTestId('backtest-assumptions').locator('li').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('backtest-trade-row').count()).toBe(Math.min(closed, 20));
+    await expect
+      .poll(() => page.getByTestId('backtest-assumptions').locator('li').count())
+      .toBeGreaterThan(0);
 
     // "Start this bot": the form's own start with the same settings.
     await page.getByTestId('backtest-start').click();

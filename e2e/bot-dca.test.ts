@@ -46,12 +46,12 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     const pair = page.getByTestId('dca-pair');
     await pair.click();
     await pair.pressSequentially('btc/u');
-    expect(await pair.inputValue()).toBe('BTC/U');
+    await expect.poll(() => pair.inputValue()).toBe('BTC/U');
     const suggestion = page.getByTestId('dca-pair-suggestion').filter({ hasText: /^BTC\/USDT$/ });
     await suggestion.waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('dca-pair-suggestion').count()).toBeLessThanOrEqual(10);
+    await expect.poll(() => page.getByTestId('dca-pair-suggestion').count()).toBeLessThanOrEqual(10);
     await suggestion.click();
-    expect(await pair.inputValue()).toBe('BTC/USDT');
+    await expect.poll(() => pair.inputValue()).toBe('BTC/USDT');
 
     await page.getByTestId('dca-amount').fill('20');
     await page.getByTestId('dca-tp').fill('1');
@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     await row.getByTestId('dca-pending-btn').click();
     const pending = page.getByTestId('dca-pending-row');
     await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(2);
-    expect(await page.getByText('99000', { exact: false }).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('99000', { exact: false }).count()).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
     await page
       .getByTestId('dca-pending-dialog')

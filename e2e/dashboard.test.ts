@@ -46,12 +46,12 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
     const pair = page.getByTestId('dash-pair');
     await pair.click();
     await pair.pressSequentially('btc/u');
-    expect(await pair.inputValue()).toBe('BTC/U');
+    await expect.poll(() => pair.inputValue()).toBe('BTC/U');
     const suggestion = page.getByTestId('dash-pair-suggestion').filter({ hasText: /^BTC\/USDT$/ });
     await suggestion.waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('dash-pair-suggestion').count()).toBeLessThanOrEqual(10);
+    await expect.poll(() => page.getByTestId('dash-pair-suggestion').count()).toBeLessThanOrEqual(10);
     await suggestion.click();
-    expect(await pair.inputValue()).toBe('BTC/USDT');
+    await expect.poll(() => pair.inputValue()).toBe('BTC/USDT');
 
     await page.getByTestId('dash-amount').fill('100');
     await page.getByTestId('dash-tp').fill('1');
@@ -59,10 +59,10 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
     await page.getByTestId('dash-os').fill('2');
     // Trend rule off: the first buy does not wait for 70 one-minute candles. R stays off.
     const trend = page.getByTestId('dash-form-trend');
-    expect(await trend.isChecked()).toBe(true);
+    await expect.poll(() => trend.isChecked()).toBe(true);
     await trend.dispatchEvent('click');
-    expect(await trend.isChecked()).toBe(false);
-    expect(await page.getByTestId('dash-form-r').isChecked()).toBe(false);
+    await expect.poll(() => trend.isChecked()).toBe(false);
+    await expect.poll(() => page.getByTestId('dash-form-r').isChecked()).toBe(false);
     await page.getByTestId('dash-start').click();
     await page.getByText('Bot started successfully').waitFor({ timeout: 20_000 });
 
@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
     };
     // The base order fills at the entry: the average entry is the entry (plus the buy fee).
     await expect.poll(dcaOf, { timeout: 30_000 }).toBeGreaterThanOrEqual(ENTRY * 0.999);
-    expect(await dcaOf()).toBeLessThan(ENTRY * 1.01);
+    await expect.poll(() => dcaOf()).toBeLessThan(ENTRY * 1.01);
 
     // Down through the first safety level (entry × 0.99): the average entry drops below the entry.
     await setPrice(98_950);
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
     await page.getByTestId('dash-closed-btn').click();
     const closed = page.getByTestId('dash-closed-row');
     await expect.poll(() => closed.count(), { timeout: 15_000 }).toBe(1);
-    expect(await closed.first().textContent()).toContain('BTC/USDT');
+    await expect.poll(() => closed.first().textContent()).toContain('BTC/USDT');
     const pnl = Number(await closed.first().getByTestId('dash-closed-pnl').getAttribute('data-pnl'));
     expect(pnl).toBeGreaterThan(0);
   }, 240_000);

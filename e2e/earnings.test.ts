@@ -77,15 +77,17 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(() => page.getByTestId('earnings-pool-available').textContent(), { timeout: 20_000 })
       .toBe('50,000,000 BYTX');
-    expect(await page.getByTestId('earnings-pool-apy').textContent()).toBe('120 %');
+    await expect.poll(() => page.getByTestId('earnings-pool-apy').textContent()).toBe('120 %');
     const current = page.locator('[data-testid="earnings-apy-row"][data-current="true"]');
-    expect(await current.textContent()).toContain('50M and above');
-    expect(await page.getByTestId('earnings-pool-warning').count()).toBe(0);
+    await expect.poll(() => current.textContent()).toContain('50M and above');
+    await expect.poll(() => page.getByTestId('earnings-pool-warning').count()).toBe(0);
 
     // The spec's 42-character rule, in the error modal.
     await page.getByTestId('earnings-address').fill('0x1234');
     await page.getByTestId('earnings-consult').click();
-    expect(await page.getByTestId('earnings-error-message').textContent()).toBe('Invalid wallet address');
+    await expect
+      .poll(() => page.getByTestId('earnings-error-message').textContent())
+      .toBe('Invalid wallet address');
     await page.getByTestId('earnings-error-close').click();
 
     await page.getByTestId('earnings-address').fill(STAKER.address);
@@ -93,7 +95,7 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(() => page.getByTestId('earnings-indicator').getAttribute('data-connected'), { timeout: 20_000 })
       .toBe('true');
-    expect(await page.getByTestId('earnings-balance').textContent()).toBe('0 BYTX');
+    await expect.poll(() => page.getByTestId('earnings-balance').textContent()).toBe('0 BYTX');
 
     // Stake 10,000 through the browser wallet: approve → stake.
     await page.getByTestId('earnings-wallet-connect').click();
@@ -105,14 +107,20 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(() => page.getByTestId('earnings-staking-done').textContent(), { timeout: 30_000 })
       .toBe('Transaction confirmed.');
-    expect(await page.getByTestId('earnings-steps-approve').getAttribute('data-status')).toBe('done');
-    expect(await page.getByTestId('earnings-steps-stake').getAttribute('data-status')).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('earnings-steps-approve').getAttribute('data-status'))
+      .toBe('done');
+    await expect
+      .poll(() => page.getByTestId('earnings-steps-stake').getAttribute('data-status'))
+      .toBe('done');
     // The page asks again every 10 s; the server reads the chain at most once per address per 10 s.
     await expect
       .poll(() => page.getByTestId('earnings-balance').textContent(), { timeout: 30_000 })
       .toBe('10,000 BYTX');
-    expect(await page.getByTestId('earnings-apy').textContent()).toBe('120 %');
-    expect(tokensOf(await page.getByTestId('earnings-per-second').textContent())).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('earnings-apy').textContent()).toBe('120 %');
+    await expect
+      .poll(async () => tokensOf(await page.getByTestId('earnings-per-second').textContent()))
+      .toBeGreaterThan(0);
     await expect
       .poll(() => page.getByTestId('earnings-wallet-balance').textContent(), { timeout: 20_000 })
       .toBe('In your wallet: 90,000 BYTX');
@@ -124,13 +132,15 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(async () => tokensOf(await page.getByTestId('earnings-total').textContent()), { timeout: 30_000 })
       .toBeGreaterThan(1.3);
+    await expect
+      .poll(async () => tokensOf(await page.getByTestId('earnings-available').textContent()))
+      .toBeGreaterThan(1.3);
     const available = tokensOf(await page.getByTestId('earnings-available').textContent());
-    expect(available).toBeGreaterThan(1.3);
     expect(available).toBeLessThanOrEqual(2);
 
     // The chart panel (our own chart; the server records the pool every 10 min).
     await page.getByTestId('earnings-chart-panel').waitFor();
-    expect(await page.getByTestId('earnings-local-chain').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('earnings-local-chain').count()).toBe(1);
   });
 
   it('shows the notice in a second tab, with the button home', async () => {
@@ -139,14 +149,14 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
       await second.goto(`${server.baseUrl}/earnings-pools`);
       const notice = second.getByTestId('earnings-tab-notice');
       await notice.waitFor({ timeout: 15_000 });
-      expect(await notice.textContent()).toContain('This page is already open in another tab.');
+      await expect.poll(() => notice.textContent()).toContain('This page is already open in another tab.');
       await second.getByTestId('earnings-tab-home').click();
       await second.waitForURL(`${server.baseUrl}/`);
     } finally {
       await second.close();
     }
     // The first tab still holds the page.
-    expect(await browser.page.getByTestId('earnings-page').count()).toBe(1);
+    await expect.poll(() => browser.page.getByTestId('earnings-page').count()).toBe(1);
   });
 
   it('pays a plan in settings through the wallet and sees it active with its transaction', async () => {
@@ -168,8 +178,10 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(() => page.getByTestId('plans-active-text').textContent(), { timeout: 60_000 })
       .toMatch(/^Active plan: Basic, until /);
-    expect(await page.getByTestId('plans-active-tx').getAttribute('href')).toBe(`/chain/tx/${payHash}`);
-    expect(await page.getByTestId('plan-basic').getAttribute('data-active')).toBe('true');
+    await expect
+      .poll(() => page.getByTestId('plans-active-tx').getAttribute('href'))
+      .toBe(`/chain/tx/${payHash}`);
+    await expect.poll(() => page.getByTestId('plan-basic').getAttribute('data-active')).toBe('true');
   });
 
   it('deletes the wallet from the page, which resets it', async () => {
@@ -179,12 +191,12 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
     await expect
       .poll(() => page.getByTestId('earnings-indicator').getAttribute('data-connected'), { timeout: 20_000 })
       .toBe('true');
-    expect(await page.getByTestId('earnings-balance').textContent()).toBe('10,000 BYTX');
+    await expect.poll(() => page.getByTestId('earnings-balance').textContent()).toBe('10,000 BYTX');
     await page.getByTestId('earnings-delete').click();
     await expect
       .poll(() => page.getByTestId('earnings-indicator').getAttribute('data-connected'))
       .toBe('false');
-    expect(await page.getByTestId('earnings-stats').count()).toBe(0);
-    expect(await page.getByTestId('earnings-address').inputValue()).toBe('');
+    await expect.poll(() => page.getByTestId('earnings-stats').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('earnings-address').inputValue()).toBe('');
   });
 });

@@ -49,11 +49,11 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     await page.getByText('Paper trading (no keys)').click();
     await page.getByTestId('exchange-connect').click();
     await poll(() => badge.textContent()).toBe('✅ Conectado');
-    expect(await badge.getAttribute('data-connected')).toBe('true');
-    expect(await page.getByTestId('exchange-not-connected').count()).toBe(0);
+    await expect.poll(() => badge.getAttribute('data-connected')).toBe('true');
+    await expect.poll(() => page.getByTestId('exchange-not-connected').count()).toBe(0);
     const row = page.getByTestId('exchange-row-binance');
     await row.waitFor();
-    expect(await row.textContent()).toContain('Paper');
+    await expect.poll(() => row.textContent()).toContain('Paper');
 
     // The server agrees.
     const token = String(await page.evaluate("localStorage.getItem('token')"));
@@ -71,10 +71,10 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     await page.goto(`${server.baseUrl}/wallet`);
     await poll(() => page.getByTestId('wallet-balance-USDT').textContent()).toBe('10000.0000');
     const rows = page.locator('[data-testid^="wallet-row-"]');
-    expect(await rows.count()).toBe(26);
-    expect(await rows.first().getAttribute('data-symbol')).toBe('USDT');
-    expect(await page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');
-    expect(await page.getByTestId('coin-logo-BTC').count()).toBe(1);
+    await expect.poll(() => rows.count()).toBe(26);
+    await expect.poll(() => rows.first().getAttribute('data-symbol')).toBe('USDT');
+    await expect.poll(() => page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');
+    await expect.poll(() => page.getByTestId('coin-logo-BTC').count()).toBe(1);
 
     // Addresses: known for a paper account, valid-format per chain.
     await poll(() => page.getByTestId('wallet-address-BTC').textContent()).toMatch(/^bc1/);
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     await page.getByTestId('wallet-deposit-ETH').click();
     const copied = page.getByTestId('wallet-copied-ETH');
     await copied.waitFor();
-    expect(await copied.textContent()).toBe('Address copied!');
+    await expect.poll(() => copied.textContent()).toBe('Address copied!');
     const clip = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(clip).toBe(await page.getByTestId('wallet-address-ETH').textContent());
     await copied.waitFor({ state: 'detached', timeout: 4000 });
@@ -93,14 +93,16 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     // Search narrows the rows.
     await page.getByPlaceholder('Search crypto (ex. BTC)').fill('bt');
     await poll(() => rows.count()).toBe(1);
-    expect(await rows.first().getAttribute('data-symbol')).toBe('BTC');
+    await expect.poll(() => rows.first().getAttribute('data-symbol')).toBe('BTC');
 
     // Withdraw explains that keys are trade-only and links to the exchange.
     await page.getByTestId('wallet-withdraw-BTC').click();
     const dialog = page.getByTestId('wallet-withdraw-dialog');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('trade-only');
-    expect(await page.getByTestId('wallet-withdraw-link').getAttribute('href')).toContain('binance.com');
+    await expect.poll(() => dialog.textContent()).toContain('trade-only');
+    await expect
+      .poll(() => page.getByTestId('wallet-withdraw-link').getAttribute('href'))
+      .toContain('binance.com');
   });
 
   it('shows the 16 ticker assets and a price moves within about 15 s', async () => {

@@ -49,14 +49,14 @@ describe.skipIf(!hasChromium)('forum in the browser', () => {
 
     // A blank post is ignored: the button stays disabled and nothing is sent.
     await page.getByTestId('forum-post-box-input').fill('    ');
-    expect(await page.getByTestId('forum-post-box-submit').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('forum-post-box-submit').isDisabled()).toBe(true);
 
     await page.getByTestId('forum-post-box-input').fill('Hello from the browser test');
     await page.getByTestId('forum-post-box-submit').click();
     const post = page.getByTestId('forum-post').filter({ hasText: 'Hello from the browser test' });
     await post.waitFor();
-    expect(await post.innerText()).toContain('Anonymous');
-    expect(await page.getByTestId('forum-post-box-input').inputValue()).toBe('');
+    await expect.poll(() => post.innerText()).toContain('Anonymous');
+    await expect.poll(() => page.getByTestId('forum-post-box-input').inputValue()).toBe('');
 
     await post.getByTestId('forum-reply-box-input').fill('A reply to it');
     await post.getByTestId('forum-reply-box-submit').click();
@@ -65,8 +65,12 @@ describe.skipIf(!hasChromium)('forum in the browser', () => {
     await page.reload();
     const again = page.getByTestId('forum-post').filter({ hasText: 'Hello from the browser test' });
     await again.waitFor();
-    expect(await again.getByTestId('forum-post-content').innerText()).toBe('Hello from the browser test');
-    expect(await again.getByTestId('forum-reply-content').allInnerTexts()).toEqual(['A reply to it']);
+    await expect
+      .poll(() => again.getByTestId('forum-post-content').innerText())
+      .toBe('Hello from the browser test');
+    await expect
+      .poll(() => again.getByTestId('forum-reply-content').allInnerTexts())
+      .toEqual(['A reply to it']);
   });
 
   it('shows a post with markup as text: no element is created and no script runs', async () => {
@@ -79,18 +83,20 @@ describe.skipIf(!hasChromium)('forum in the browser', () => {
     await page.getByTestId('forum-post-box-submit').click();
     const content = page.getByTestId('forum-post-content').filter({ hasText: '<script>' });
     await content.waitFor();
-    expect(await content.innerText()).toBe(markup);
-    expect(await content.evaluate((el: { childElementCount: number }) => el.childElementCount)).toBe(0);
+    await expect.poll(() => content.innerText()).toBe(markup);
+    await expect
+      .poll(() => content.evaluate((el: { childElementCount: number }) => el.childElementCount))
+      .toBe(0);
 
     await page.reload();
     const reloaded = page.getByTestId('forum-post-content').filter({ hasText: '<script>' });
     await reloaded.waitFor();
-    expect(await reloaded.innerText()).toBe(markup);
-    expect(await page.locator('#forum-bold').count()).toBe(0);
-    expect(await page.locator('[data-testid="forum-posts"] img[src="x"]').count()).toBe(0);
-    expect(
-      await page.evaluate(() => typeof (globalThis as unknown as { __forumXss?: number }).__forumXss),
-    ).toBe('undefined');
+    await expect.poll(() => reloaded.innerText()).toBe(markup);
+    await expect.poll(() => page.locator('#forum-bold').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid="forum-posts"] img[src="x"]').count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => typeof (globalThis as unknown as { __forumXss?: number }).__forumXss))
+      .toBe('undefined');
     expect(dialogs.length).toBe(before);
   });
 
@@ -129,7 +135,7 @@ describe.skipIf(!hasChromium)('forum in the browser', () => {
     await waitFor(() => dialogs.length > before, 'the denial alert on the typed-in route');
     expect(dialogs.at(-1)).toBe(DENIED);
     await page.waitForURL(`${server.baseUrl}/`);
-    expect(await page.getByTestId('movies-page').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('movies-page').count()).toBe(0);
   });
 
   it('opens /peliculas-series from the token logo for an allow-listed account', async () => {

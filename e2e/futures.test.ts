@@ -65,12 +65,12 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     await page.goto(`${server.baseUrl}/futuros`);
     await page.locator('[data-testid="trade-screen"][data-market="swap"]').waitFor();
     await expect.poll(() => text('trade-symbol')).toBe(SWAP);
-    expect(await text('trade-side-buy')).toBe('Long');
-    expect(await text('trade-side-sell')).toBe('Short');
+    await expect.poll(() => text('trade-side-buy')).toBe('Long');
+    await expect.poll(() => text('trade-side-sell')).toBe('Short');
     await page.getByTestId('trade-order-reduce-only').waitFor();
     await page.getByTestId('futures-position-none').waitFor();
     await page.getByTestId('futures-funding-rate').waitFor();
-    expect(await text('futures-funding-countdown')).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    await expect.poll(() => text('futures-funding-countdown')).toMatch(/^\d{2}:\d{2}:\d{2}$/);
 
     // Leverage 1x → 5x with the dialog: the panel and the order form both show it, and it is stored.
     await expect.poll(() => text('futures-leverage-value')).toBe('1x');
@@ -92,10 +92,10 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     await page.getByTestId('trade-order-submit').click();
     const ok = page.getByTestId('trade-confirm-ok');
     await ok.waitFor();
-    expect(await text('trade-confirm-side')).toBe('Long');
-    expect(await text('trade-confirm-symbol')).toBe(SWAP);
-    expect(await text('trade-confirm-type')).toBe('Market');
-    expect(await text('trade-confirm-quantity')).toBe('0.001000');
+    await expect.poll(() => text('trade-confirm-side')).toBe('Long');
+    await expect.poll(() => text('trade-confirm-symbol')).toBe(SWAP);
+    await expect.poll(() => text('trade-confirm-type')).toBe('Market');
+    await expect.poll(() => text('trade-confirm-quantity')).toBe('0.001000');
     const value = Number(await text('trade-confirm-value'));
     expect(value).toBeGreaterThan(PRICE * QTY * 0.99);
     expect(value).toBeLessThan(PRICE * QTY * 1.01);
@@ -110,9 +110,9 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     // The position panel: size, entry, liquidation below the entry, margin = value / 5, PnL.
     const card = page.locator('[data-testid="futures-position"][data-side="long"]');
     await card.waitFor({ timeout: 20_000 });
-    expect(await text('futures-position-side')).toBe('Long');
-    expect(await text('futures-position-leverage')).toBe(`${LEVERAGE}x`);
-    expect(await text('futures-position-size')).toBe('0.001000 BTC');
+    await expect.poll(() => text('futures-position-side')).toBe('Long');
+    await expect.poll(() => text('futures-position-leverage')).toBe(`${LEVERAGE}x`);
+    await expect.poll(() => text('futures-position-size')).toBe('0.001000 BTC');
     const entry = Number(await text('futures-position-entry'));
     expect(entry).toBeGreaterThan(PRICE * 0.99);
     expect(entry).toBeLessThan(PRICE * 1.01);
@@ -123,9 +123,11 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     const margin = amountOf(await text('futures-position-margin'));
     expect(margin).toBeGreaterThan(((entry * QTY) / LEVERAGE) * 0.95);
     expect(margin).toBeLessThan(((entry * QTY) / LEVERAGE) * 1.05);
-    expect(await text('futures-position-margin')).toMatch(/ USDT$/);
-    expect(await text('futures-position-pnl')).toMatch(/^[+-]?\d+\.\d{2} USDT \([+-]?\d+\.\d{2}%\)$/);
-    expect(await text('futures-position-mark')).toMatch(/^\d+\.\d{2}$/);
+    await expect.poll(() => text('futures-position-margin')).toMatch(/ USDT$/);
+    await expect
+      .poll(() => text('futures-position-pnl'))
+      .toMatch(/^[+-]?\d+\.\d{2} USDT \([+-]?\d+\.\d{2}%\)$/);
+    await expect.poll(() => text('futures-position-mark')).toMatch(/^\d+\.\d{2}$/);
     // The same figures as the server's.
     const [pos] = await positions();
     expect(pos).toBeDefined();
@@ -139,13 +141,13 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     // Close at market, confirmed: the position is gone from the panel and the server.
     await page.getByTestId('futures-position-close').click();
     await page.getByTestId('futures-close-confirm').waitFor();
-    expect(await text('futures-close-text')).toBe(
-      `Close your Long position of 0.001000 BTC on ${SWAP} with a market order?`,
-    );
+    await expect
+      .poll(() => text('futures-close-text'))
+      .toBe(`Close your Long position of 0.001000 BTC on ${SWAP} with a market order?`);
     await page.getByTestId('futures-close-confirm').click();
     await page.getByText('✅ Closing the position at market.').first().waitFor();
     await page.getByTestId('futures-position-none').waitFor({ timeout: 20_000 });
-    expect(await card.count()).toBe(0);
+    await expect.poll(() => card.count()).toBe(0);
     await expect.poll(positions, { timeout: 15_000 }).toEqual([]);
     // Both orders in the fills: the Long's entry and the reduce-only close.
     await page.getByTestId('trade-orders-tab-fills').click();
@@ -155,6 +157,6 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
         (await Promise.all((await fills.all()).map((f) => f.getAttribute('data-role')))).sort(),
       )
       .toEqual(['close', 'entry']);
-    expect(await page.getByTestId('trade-open-order').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('trade-open-order').count()).toBe(0);
   }, 110_000);
 });

@@ -78,24 +78,26 @@ describe.skipIf(!hasChromium)('global history page on a paper account', () => {
 
     await page.evaluate("localStorage.setItem('lang', 'es')");
     await page.goto(`${server.baseUrl}/historial-global`);
-    expect(await page.getByTestId('gh-title').textContent()).toBe('Historial global — Todos tus bots');
-    expect(await page.getByTestId('gh-user').textContent()).toContain(EMAIL);
+    await expect
+      .poll(() => page.getByTestId('gh-title').textContent())
+      .toBe('Historial global — Todos tus bots');
+    await expect.poll(() => page.getByTestId('gh-user').textContent()).toContain(EMAIL);
     const rows = page.getByTestId('gh-row');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(12);
-    expect(await page.getByTestId('gh-page-info').textContent()).toBe('Página 1 de 2');
+    await expect.poll(() => page.getByTestId('gh-page-info').textContent()).toBe('Página 1 de 2');
     const first = (await history('&page=1&per_page=12')).history as Json[];
-    expect(await rows.first().getAttribute('data-id')).toBe(String(first[0]!.id));
+    await expect.poll(() => rows.first().getAttribute('data-id')).toBe(String(first[0]!.id));
 
     // Tokens panel: both symbols with their tags and a USD value (USDT counts as 1).
     const btc = page.locator('[data-testid="gh-token"][data-symbol="BTC/USDT"]');
     await btc.waitFor();
-    expect(await btc.getByTestId('gh-token-base').textContent()).toBe('BTC');
-    expect(await btc.getByTestId('gh-token-quote').textContent()).toBe('USDT');
-    expect(await btc.getByTestId('gh-token-usd').textContent()).toMatch(/^≈ \d+\.\d{2} USD$/);
-    expect(await page.locator('[data-testid="gh-token"][data-symbol="ETH/USDT"]').count()).toBe(1);
-    expect(Number(await page.getByTestId('gh-card-total-value').getAttribute('data-value'))).toBeGreaterThan(
-      0,
-    );
+    await expect.poll(() => btc.getByTestId('gh-token-base').textContent()).toBe('BTC');
+    await expect.poll(() => btc.getByTestId('gh-token-quote').textContent()).toBe('USDT');
+    await expect.poll(() => btc.getByTestId('gh-token-usd').textContent()).toMatch(/^≈ \d+\.\d{2} USD$/);
+    await expect.poll(() => page.locator('[data-testid="gh-token"][data-symbol="ETH/USDT"]').count()).toBe(1);
+    await expect
+      .poll(async () => Number(await page.getByTestId('gh-card-total-value').getAttribute('data-value')))
+      .toBeGreaterThan(0);
     await page.getByTestId('gh-chart').waitFor({ timeout: 15_000 });
 
     // Paging: next shows the last 4 rows, first goes back.
@@ -156,8 +158,8 @@ describe.skipIf(!hasChromium)('global history page on a paper account', () => {
     });
     await page.getByTestId('gh-delete-all').click();
     await page.getByTestId('gh-empty').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('gh-empty').textContent()).toBe('No hay registros.');
-    expect(await page.getByTestId('gh-page-info').textContent()).toBe('Página 1 de 1');
+    await expect.poll(() => page.getByTestId('gh-empty').textContent()).toBe('No hay registros.');
+    await expect.poll(() => page.getByTestId('gh-page-info').textContent()).toBe('Página 1 de 1');
     expect(asked[1]).toBe('Esto eliminará TODO tu historial. ¿Continuar?');
     expect((await history()).total).toBe(0);
     await expect.poll(() => page.getByTestId('gh-token').count()).toBe(0);

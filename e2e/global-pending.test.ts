@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     await page.getByTestId('gp-splash').waitFor({ state: 'detached', timeout: 12_000 });
     const rows = page.getByTestId('gp-row');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
-    expect(await page.getByTestId('gp-empty').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('gp-empty').count()).toBe(0);
     // The lots below the entry show a drawdown (refreshed and merged by id).
     await expect
       .poll(() => row(fourth).getByTestId('gp-cell-drawdown').textContent(), { timeout: 15_000 })
@@ -80,29 +80,31 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     const entries = async () =>
       (await page.getByTestId('gp-cell-entry').allTextContents()).map((t) => Number(t));
     await page.getByTestId('gp-sort-entry').click();
-    expect(await page.getByTestId('gp-sort-entry').getAttribute('data-sort')).toBe('asc');
+    await expect.poll(() => page.getByTestId('gp-sort-entry').getAttribute('data-sort')).toBe('asc');
     const asc = await entries();
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
     await page.getByTestId('gp-sort-entry').click();
-    expect(await page.getByTestId('gp-sort-entry').getAttribute('data-sort')).toBe('desc');
+    await expect.poll(() => page.getByTestId('gp-sort-entry').getAttribute('data-sort')).toBe('desc');
     const desc = await entries();
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
     expect(desc[0]).toBeGreaterThan(desc[3]!);
 
     // Page size: 20 by default; 10 still shows the four lots on one page.
     const size = page.getByTestId('gp-page-size');
-    expect(await size.inputValue()).toBe('20');
+    await expect.poll(() => size.inputValue()).toBe('20');
     await size.selectOption('10');
-    expect(await size.inputValue()).toBe('10');
-    expect(await rows.count()).toBe(4);
-    expect(await page.getByTestId('gp-page-info').textContent()).toContain('Page 1 of 1');
+    await expect.poll(() => size.inputValue()).toBe('10');
+    await expect.poll(() => rows.count()).toBe(4);
+    await expect.poll(() => page.getByTestId('gp-page-info').textContent()).toContain('Page 1 of 1');
 
     // Add funds to the first lot: the client refuses 5 digits, then 10 USDT goes through.
     await row(first).getByTestId('gp-funds').click();
     const amount = page.getByTestId('gp-funds-input');
     await amount.fill('12345');
     await page.getByTestId('gp-funds-confirm').click();
-    expect(await page.getByTestId('gp-funds-error').textContent()).toBe(PENDING_MESSAGES.badAmount);
+    await expect
+      .poll(() => page.getByTestId('gp-funds-error').textContent())
+      .toBe(PENDING_MESSAGES.badAmount);
     await amount.fill('10');
     await page.getByTestId('gp-funds-confirm').click();
     await page.getByText(PENDING_MESSAGES.fundsAdded).first().waitFor({ timeout: 30_000 });
@@ -113,9 +115,9 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     await page.getByText(PENDING_MESSAGES.sold).first().waitFor({ timeout: 30_000 });
     await page.getByTestId('gp-filter-state').selectOption('completed');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
-    expect(await rows.first().getAttribute('data-status')).toBe('completed');
-    expect(await rows.first().getByTestId('gp-sell').isDisabled()).toBe(true);
-    expect(await page.getByTestId('gp-completed-pnl').textContent()).toMatch(/^-?\d+(\.\d+)?$/);
+    await expect.poll(() => rows.first().getAttribute('data-status')).toBe('completed');
+    await expect.poll(() => rows.first().getByTestId('gp-sell').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('gp-completed-pnl').textContent()).toMatch(/^-?\d+(\.\d+)?$/);
     await page.getByTestId('gp-filter-state').selectOption('open');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
 
@@ -124,11 +126,11 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     await page.getByTestId('gp-confirm-yes').click();
     await page.getByText(PENDING_MESSAGES.deleted).first().waitFor({ timeout: 30_000 });
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
-    expect(await row(third).count()).toBe(0);
+    await expect.poll(() => row(third).count()).toBe(0);
 
     // Auto-fund ON on the fourth lot.
     const toggle = row(fourth).getByTestId('gp-autofund');
-    expect(await toggle.getAttribute('data-enabled')).toBe('false');
+    await expect.poll(() => toggle.getAttribute('data-enabled')).toBe('false');
     await toggle.click();
     await page.getByTestId('gp-confirm-yes').click();
     await page.getByText(PENDING_MESSAGES.autoFundOn).first().waitFor({ timeout: 15_000 });
@@ -137,7 +139,7 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     // Refresh keeps what the server says.
     await page.getByTestId('gp-refresh').click();
     await expect.poll(() => toggle.getAttribute('data-enabled'), { timeout: 15_000 }).toBe('true');
-    expect(await rows.count()).toBe(2);
+    await expect.poll(() => rows.count()).toBe(2);
 
     // The bot's own pending-orders dialog has the same actions: auto-fund OFF again from /bot-dca.
     await page.goto(`${server.baseUrl}/bot-dca`);
@@ -147,7 +149,7 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     const lotRows = page.getByTestId('dca-pending-row');
     await expect.poll(() => lotRows.count(), { timeout: 10_000 }).toBe(2);
     const on = page.locator('[data-testid="dca-pending-autofund"][data-enabled="true"]');
-    expect(await on.count()).toBe(1);
+    await expect.poll(() => on.count()).toBe(1);
     await on.click();
     await page.getByTestId('dca-pending-confirm-yes').click();
     await page.getByText(PENDING_MESSAGES.autoFundOff).first().waitFor({ timeout: 15_000 });
@@ -156,6 +158,6 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
         timeout: 10_000,
       })
       .toBe(0);
-    expect(await lotRows.count()).toBe(2);
+    await expect.poll(() => lotRows.count()).toBe(2);
   }, 240_000);
 });

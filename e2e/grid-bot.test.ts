@@ -41,9 +41,12 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
 
     await page.goto(`${server.baseUrl}/grid-bot`);
     await page.getByText('Real-Time Grid Data').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('grid-chart-empty').textContent()).toBe('Select a pair to view chart');
-    const options = await page.locator('[data-testid="grid-exchange"] option').allTextContents();
-    expect(options).toHaveLength(20);
+    await expect
+      .poll(() => page.getByTestId('grid-chart-empty').textContent())
+      .toBe('Select a pair to view chart');
+    const exchangeOptions = page.locator('[data-testid="grid-exchange"] option');
+    await expect.poll(() => exchangeOptions.count()).toBe(20);
+    const options = await exchangeOptions.allTextContents();
     expect(options).not.toContain('Bybit_Testnet');
 
     await page.getByTestId('grid-exchange').selectOption('binance');
@@ -55,13 +58,13 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     const pair = page.getByTestId('grid-pair');
     await pair.click();
     await pair.pressSequentially('btc/u');
-    expect(await pair.inputValue()).toBe('BTC/U');
+    await expect.poll(() => pair.inputValue()).toBe('BTC/U');
     const suggestion = page.getByTestId('grid-pair-suggestion').filter({ hasText: /^BTC\/USDT$/ });
     await suggestion.waitFor({ timeout: 15_000 });
     await suggestion.click();
     await expect.poll(() => page.getByTestId('grid-high').inputValue(), { timeout: 15_000 }).toBe('105000');
-    expect(await page.getByTestId('grid-low').inputValue()).toBe('95000');
-    expect(await page.getByTestId('grid-step').inputValue()).toBe('0.5');
+    await expect.poll(() => page.getByTestId('grid-low').inputValue()).toBe('95000');
+    await expect.poll(() => page.getByTestId('grid-step').inputValue()).toBe('0.5');
     // The chart (lazy) shows the candles and the levels the settings would start.
     const canvas = page.getByTestId('grid-chart-canvas');
     await canvas.waitFor({ timeout: 20_000 });
@@ -87,19 +90,19 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     await page.getByText('Grid bot started: BTC/USDT on Binance.').waitFor({ timeout: 30_000 });
     const row = page.getByTestId('grid-bot-row').filter({ hasText: 'BTC/USDT' });
     await row.waitFor({ timeout: 15_000 });
-    expect(await row.getByTestId('grid-bot-market').textContent()).toBe('Spot');
+    await expect.poll(() => row.getByTestId('grid-bot-market').textContent()).toBe('Spot');
     const pnl = row.getByTestId('grid-bot-pnl');
-    expect(Number(await pnl.getAttribute('data-pnl'))).toBe(0);
+    await expect.poll(async () => Number(await pnl.getAttribute('data-pnl'))).toBe(0);
     // The chart now follows the running grid: its levels and open orders.
     await expect
       .poll(() => legend.textContent(), { timeout: 20_000 })
       .toBe('BTC/USDT · High 101000 · Low 99000 · 5 levels (2 open buys, 2 open sells)');
-    expect(await canvas.getAttribute('data-lines')).toBe('7');
+    await expect.poll(() => canvas.getAttribute('data-lines')).toBe('7');
 
     // Down through the buy at 99,495: it fills and re-arms a sell one level up (99,992.48).
     await setPrice(99_400);
     await expect.poll(() => legend.getAttribute('data-sells'), { timeout: 30_000 }).toBe('3');
-    expect(await legend.getAttribute('data-buys')).toBe('1');
+    await expect.poll(() => legend.getAttribute('data-buys')).toBe('1');
     // Up through 99,992.48: that sell fills, one round closes with its profit (step − 2 × fee).
     await setPrice(100_100);
     await expect
@@ -109,7 +112,7 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     // 20 USDT × (0.5 % − 2 × 0.1 % taker/maker fee at most): between 0.05 and 0.1 USDT.
     expect(round).toBeGreaterThan(0.05);
     expect(round).toBeLessThan(0.1);
-    expect(await pnl.textContent()).toMatch(/^0\.\d{4} USDT$/);
+    await expect.poll(() => pnl.textContent()).toMatch(/^0\.\d{4} USDT$/);
     await expect
       .poll(() => page.getByTestId('grid-chart-pnl').textContent(), { timeout: 15_000 })
       .toMatch(/^PNL 0\.\d{4} USDT · Rounds: 1$/);
@@ -118,19 +121,21 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     await row.getByTestId('grid-bot-stop').click();
     const keep = page.getByRole('radio', { name: 'Keep Assets & Close' });
     await keep.waitFor();
-    expect(await keep.isChecked()).toBe(true);
+    await expect.poll(() => keep.isChecked()).toBe(true);
     await page.getByRole('radio', { name: 'Sell All to Market & Close' }).check();
     await page.getByTestId('grid-stop-confirm').click();
     await page.getByText('Grid bot BTC/USDT stopped.').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('grid-bot-row').count(), { timeout: 20_000 }).toBe(0);
-    expect(await page.getByTestId('grid-chart-legend').textContent()).toContain('5 levels');
+    await expect.poll(() => page.getByTestId('grid-chart-legend').textContent()).toContain('5 levels');
 
     // History lists the closed grid with its round; its PnL also counts the market sell of the base held.
     await page.getByTestId('grid-tab-history').click();
     const hist = page.getByTestId('grid-history-row').filter({ hasText: 'BTC/USDT' });
     await hist.waitFor({ timeout: 15_000 });
-    expect(await hist.getByTestId('grid-history-rounds').textContent()).toBe('1');
-    expect(await hist.getByTestId('grid-history-pnl').textContent()).toMatch(/^-?\d+\.\d{4} USDT$/);
+    await expect.poll(() => hist.getByTestId('grid-history-rounds').textContent()).toBe('1');
+    await expect
+      .poll(() => hist.getByTestId('grid-history-pnl').textContent())
+      .toMatch(/^-?\d+\.\d{4} USDT$/);
 
     // 'Sell All' sold the base the grid held: the closed grid holds nothing and lists no open order.
     const closed = (await post('/api/gridbot/historial', { user_id: EMAIL })) as {

@@ -83,16 +83,16 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
 
   it('landing shows both banners and opens the token modal', async () => {
     await page.goto(url('/'));
-    expect(await page.getByTestId('landing-dev-banner').textContent()).toContain(
-      'Spot, futures and bots are still in development',
-    );
-    expect(await page.getByTestId('landing-liquidity-banner').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('landing-dev-banner').textContent())
+      .toContain('Spot, futures and bots are still in development');
+    await expect.poll(() => page.getByTestId('landing-liquidity-banner').isVisible()).toBe(true);
     await page.getByTestId('landing-buy-token').click();
     await page.getByTestId('token-buy').click();
-    expect(await page.getByTestId('token-error').textContent()).toBe('Enter a valid amount');
+    await expect.poll(() => page.getByTestId('token-error').textContent()).toBe('Enter a valid amount');
     await page.getByTestId('token-connect').click();
-    expect(await page.getByTestId('token-error').textContent()).toBe('MetaMask not detected');
-    expect(await page.getByTestId('token-swap').getAttribute('href')).toContain('arbitrum');
+    await expect.poll(() => page.getByTestId('token-error').textContent()).toBe('MetaMask not detected');
+    await expect.poll(() => page.getByTestId('token-swap').getAttribute('href')).toContain('arbitrum');
     await page.keyboard.press('Escape');
     await page.getByTestId('landing-forum').click();
     await page.waitForURL(url('/forum'));
@@ -100,12 +100,12 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
 
   it('the language switch changes texts and is remembered after a reload', async () => {
     await page.goto(url('/'));
-    expect(await page.getByTestId('nav-loans').textContent()).toBe('Loans');
+    await expect.poll(() => page.getByTestId('nav-loans').textContent()).toBe('Loans');
     await page.getByTestId('lang-switch').getByText('ES').click();
     await expectText(page, 'nav-loans', 'Préstamos');
     await page.reload();
     await expectText(page, 'nav-loans', 'Préstamos');
-    expect(await page.evaluate("localStorage.getItem('lang')")).toBe('es');
+    await expect.poll(() => page.evaluate("localStorage.getItem('lang')")).toBe('es');
     await page.getByTestId('nav-bots').click();
     await page.getByText('Debes iniciar sesión para acceder ...').first().waitFor();
     await page.getByTestId('lang-switch').getByText('EN').click();
@@ -126,17 +126,19 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
   it('the ticker shows our server prices and its buttons scroll 200 px', async () => {
     await page.goto(url('/'));
     await expectText(page, 'ticker-price-bitcoin', '$65,432.1235');
-    expect(await page.getByTestId('ticker-change-bitcoin').textContent()).toBe('▼ -1.23%');
-    expect(await page.getByTestId('ticker-change-ethereum').textContent()).toBe('▲ 2.50%');
-    expect(await page.getByTestId('ticker-price-solana').textContent()).toBe('-');
-    expect(await page.getByTestId('ticker-bar').locator('[data-testid^="ticker-item-"]').count()).toBe(16);
+    await expect.poll(() => page.getByTestId('ticker-change-bitcoin').textContent()).toBe('▼ -1.23%');
+    await expect.poll(() => page.getByTestId('ticker-change-ethereum').textContent()).toBe('▲ 2.50%');
+    await expect.poll(() => page.getByTestId('ticker-price-solana').textContent()).toBe('-');
+    await expect
+      .poll(() => page.getByTestId('ticker-bar').locator('[data-testid^="ticker-item-"]').count())
+      .toBe(16);
 
     const scrollLeft = () =>
       page.evaluate<number>("document.querySelector('[data-testid=ticker-scroll]').scrollLeft");
-    expect(await scrollLeft()).toBe(0);
+    await expect.poll(() => scrollLeft()).toBe(0);
     await page.getByTestId('ticker-right').click();
     await expect.poll(scrollLeft, { timeout: 3_000 }).toBeGreaterThanOrEqual(199);
-    expect(await scrollLeft()).toBeLessThanOrEqual(201);
+    await expect.poll(() => scrollLeft()).toBeLessThanOrEqual(201);
     await page.getByTestId('ticker-right').click();
     await expect.poll(scrollLeft, { timeout: 3_000 }).toBeGreaterThanOrEqual(399);
     await page.getByTestId('ticker-left').click();
@@ -151,7 +153,7 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.waitForURL(url('/LoansLiquidity'));
     const summary = page.getByTestId('loans-summary');
     for (const v of ['70%', '80%', '90%', '0.0018%', '15.94%', '1,600,000']) {
-      expect(await summary.textContent()).toContain(v);
+      await expect.poll(() => summary.textContent()).toContain(v);
     }
     await page.getByTestId('loans-connect-wallet').click();
     // The dialog opens on the next render (allTextContents does not wait; CI once read it empty).
@@ -162,7 +164,7 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.getByTestId('loans-wallet-provider').first().waitFor({ state: 'hidden' });
     await page.getByTestId('loans-tab-liquidity').click();
     await expectText(page, 'loans-pool-apy', '15%');
-    expect(await page.getByTestId('loans-pool-size').textContent()).toBe('1,234,567 USDT');
+    await expect.poll(() => page.getByTestId('loans-pool-size').textContent()).toBe('1,234,567 USDT');
 
     // A signed-in user who is not support still gets the dev modal for Wallet.
     await page.getByTestId('nav-wallet').click();
@@ -186,7 +188,9 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.getByTestId('nav-wallet').click();
     await page.waitForURL(url('/wallet'));
     await page.getByTestId('spot-in-development').waitFor({ state: 'detached' });
-    expect(await page.getByText('Platform in Development', { exact: true }).isVisible()).toBe(false);
+    await expect
+      .poll(() => page.getByText('Platform in Development', { exact: true }).isVisible())
+      .toBe(false);
     await signOut();
   });
 });

@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
 
     const card = page.getByTestId('signal-bot').first();
     await card.waitFor({ timeout: 15_000 });
-    expect(await card.getByTestId('signal-bot-symbol').textContent()).toBe(SYMBOL);
+    await expect.poll(() => card.getByTestId('signal-bot-symbol').textContent()).toBe(SYMBOL);
     const url = (await card.getByTestId('signal-webhook-url').textContent()) ?? '';
     expect(url).toMatch(/\/api\/signalbot\/webhook\/[0-9a-f-]{36}$/);
     const secretEl = card.getByTestId('signal-secret');
@@ -68,13 +68,19 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     const secret = (await secretEl.textContent()) ?? '';
     expect(secret.length).toBeGreaterThanOrEqual(32);
     // The TradingView alert message carries the bot's values.
-    expect(JSON.parse((await card.getByTestId('signal-template').textContent()) ?? '')).toEqual({
-      secret,
-      action: '{{strategy.order.action}}',
-      symbol: SYMBOL,
-      id: '{{timenow}}',
-    });
-    expect(Number(await card.getByTestId('signal-position-qty').getAttribute('data-value'))).toBe(0);
+    await expect
+      .poll(
+        async () => JSON.parse((await card.getByTestId('signal-template').textContent()) ?? '') as unknown,
+      )
+      .toEqual({
+        secret,
+        action: '{{strategy.order.action}}',
+        symbol: SYMBOL,
+        id: '{{timenow}}',
+      });
+    await expect
+      .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')))
+      .toBe(0);
 
     // The webhook is the server's own address (the browser page and the test reach the same server).
     const target = `${server.baseUrl}${new URL(url).pathname}`;
@@ -89,8 +95,10 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
       '[data-testid="signal-log-row"][data-signal-id="e2e-buy-1"][data-status="executed"]',
     );
     await executed.waitFor({ timeout: 30_000 });
-    expect(await executed.getByTestId('signal-log-status').textContent()).toBe('Executed');
-    expect(await executed.getByTestId('signal-log-orders').textContent()).toMatch(/^Buy [0-9.]+ @ [0-9.]+/);
+    await expect.poll(() => executed.getByTestId('signal-log-status').textContent()).toBe('Executed');
+    await expect
+      .poll(() => executed.getByTestId('signal-log-orders').textContent())
+      .toMatch(/^Buy [0-9.]+ @ [0-9.]+/);
     await expect
       .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')), {
         timeout: 20_000,
@@ -107,9 +115,11 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     expect(again.body.duplicate).toBe(true);
     const duplicate = card.locator('[data-testid="signal-log-row"][data-status="duplicate"]');
     await duplicate.waitFor({ timeout: 20_000 });
-    expect(await duplicate.getByTestId('signal-log-status').textContent()).toBe('Duplicate');
+    await expect.poll(() => duplicate.getByTestId('signal-log-status').textContent()).toBe('Duplicate');
     await page.waitForTimeout(2_000);
-    expect(Number(await card.getByTestId('signal-position-qty').getAttribute('data-value'))).toBe(qty);
+    await expect
+      .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')))
+      .toBe(qty);
 
     // A wrong secret is refused and logged as rejected with its reason.
     const wrong = await webhook(target, { secret: 'nope', action: 'buy', symbol: SYMBOL, id: 'e2e-bad' });
@@ -117,7 +127,9 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     expect(wrong.status).toBeLessThan(500);
     const rejected = card.locator('[data-testid="signal-log-row"][data-status="rejected"]');
     await rejected.waitFor({ timeout: 20_000 });
-    expect(await rejected.getByTestId('signal-log-reason').textContent()).toContain('Wrong secret');
+    await expect
+      .poll(() => rejected.getByTestId('signal-log-reason').textContent())
+      .toContain('Wrong secret');
 
     // Stop (sell the position, the default).
     await card.getByTestId('signal-bot-stop').click();

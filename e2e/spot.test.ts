@@ -60,16 +60,16 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await page.goto(url('/spot'));
     await page.locator('[data-testid="trade-screen"][data-market="spot"]').waitFor();
     await page.getByTestId('trade-pairs').waitFor();
-    expect(await text('trade-symbol')).toBe('BTC/USDT');
-    expect(await pairRow('BTC/USDT').getAttribute('data-selected')).toBe('true');
-    expect(await page.getByTestId('trade-exchange').inputValue()).toBe('binance');
+    await expect.poll(() => text('trade-symbol')).toBe('BTC/USDT');
+    await expect.poll(() => pairRow('BTC/USDT').getAttribute('data-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('trade-exchange').inputValue()).toBe('binance');
 
     // Pick ETH/USDT through the search.
     await page.getByTestId('trade-pair-search').fill('eth');
     await expect.poll(pairSymbols).toEqual([SYMBOL]);
     await pairRow(SYMBOL).getByTestId('trade-pair-select').click();
     await expect.poll(() => text('trade-symbol')).toBe(SYMBOL);
-    expect(await pairRow(SYMBOL).getAttribute('data-selected')).toBe('true');
+    await expect.poll(() => pairRow(SYMBOL).getAttribute('data-selected')).toBe('true');
     await page.getByTestId('trade-pair-search').fill('');
     await expect.poll(async () => (await pairSymbols()).length).toBe(24);
 
@@ -78,12 +78,12 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     expect(solIndex).toBeGreaterThan(2);
     await pairRow('SOL/USDT').getByTestId('trade-pair-star').click();
     await expect.poll(async () => (await pairSymbols())[0]).toBe('SOL/USDT');
-    expect(await pairRow('SOL/USDT').getAttribute('data-favorite')).toBe('true');
+    await expect.poll(() => pairRow('SOL/USDT').getAttribute('data-favorite')).toBe('true');
     await pairRow(SYMBOL).getByTestId('trade-pair-star').click();
     await expect
       .poll(async () => (await pairSymbols()).slice(0, 3))
       .toEqual([SYMBOL, 'SOL/USDT', 'BYTX/USDT']);
-    expect(await pairRow(SYMBOL).getAttribute('data-favorite')).toBe('true');
+    await expect.poll(() => pairRow(SYMBOL).getAttribute('data-favorite')).toBe('true');
     await expect
       .poll(async () => [...((await call('GET', '/api/spot/favorites')).favorites as string[])].sort())
       .toEqual([SYMBOL, 'SOL/USDT']);
@@ -92,15 +92,17 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     const canvas = page.getByTestId('trade-chart-canvas');
     await canvas.waitFor();
     await expect.poll(async () => Number(await canvas.getAttribute('data-candles'))).toBeGreaterThan(0);
-    expect(await page.getByTestId('trade-tf-15M').getAttribute('aria-pressed')).toBe('true');
-    expect(await canvas.getAttribute('aria-label')).toMatch(/^ETH\/USDT candles, 15M, \d+ candles$/);
-    expect(await canvas.locator('canvas').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('trade-tf-15M').getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => canvas.getAttribute('aria-label'))
+      .toMatch(/^ETH\/USDT candles, 15M, \d+ candles$/);
+    await expect.poll(() => canvas.locator('canvas').count()).toBeGreaterThan(0);
     await page.getByTestId('trade-tf-1H').click();
     await expect
       .poll(() => canvas.getAttribute('aria-label'))
       .toMatch(/^ETH\/USDT candles, 1H, \d+ candles$/);
-    expect(await page.getByTestId('trade-tf-1H').getAttribute('aria-pressed')).toBe('true');
-    expect(Number(await canvas.getAttribute('data-candles'))).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('trade-tf-1H').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(async () => Number(await canvas.getAttribute('data-candles'))).toBeGreaterThan(0);
     await page.getByTestId('trade-tf-15M').click();
     await expect.poll(() => canvas.getAttribute('aria-label')).toMatch(/, 15M, /);
 
@@ -108,7 +110,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     const asks = page.getByTestId('trade-book-ask');
     const bids = page.getByTestId('trade-book-bid');
     await expect.poll(() => asks.count()).toBe(10);
-    expect(await bids.count()).toBe(10);
+    await expect.poll(() => bids.count()).toBe(10);
     const bestAsk = Number(await asks.last().getAttribute('data-price'));
     const bestBid = Number(await bids.first().getAttribute('data-price'));
     expect(bestBid).toBeLessThan(bestAsk);
@@ -119,7 +121,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await bids.first().click();
     const priceInput = page.getByTestId('trade-order-price');
     await expect.poll(async () => Number(await priceInput.inputValue())).toBe(bestBid);
-    expect(await page.getByTestId('trade-type-limit').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('trade-type-limit').getAttribute('aria-pressed')).toBe('true');
     await expect.poll(available).toBe(10_000);
 
     // A limit buy of 0.01 ETH at that bid: the dialog's figures.
@@ -128,14 +130,14 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     const dialog = page.getByTestId('trade-confirm-ok');
     await dialog.waitFor();
     const value = bestBid * 0.01;
-    expect(await text('trade-confirm-side')).toBe('Buy');
-    expect(await text('trade-confirm-symbol')).toBe(SYMBOL);
-    expect(await text('trade-confirm-type')).toBe('Limit');
-    expect(Number(await text('trade-confirm-price'))).toBe(bestBid);
-    expect(await text('trade-confirm-quantity')).toBe('0.010000');
-    expect(await text('trade-confirm-value')).toBe(value.toFixed(2));
-    expect(await text('trade-confirm-fee')).toBe((value * 0.004).toFixed(2));
-    expect(await text('trade-confirm-net')).toBe((value * 0.996).toFixed(2));
+    await expect.poll(() => text('trade-confirm-side')).toBe('Buy');
+    await expect.poll(() => text('trade-confirm-symbol')).toBe(SYMBOL);
+    await expect.poll(() => text('trade-confirm-type')).toBe('Limit');
+    await expect.poll(async () => Number(await text('trade-confirm-price'))).toBe(bestBid);
+    await expect.poll(() => text('trade-confirm-quantity')).toBe('0.010000');
+    await expect.poll(() => text('trade-confirm-value')).toBe(value.toFixed(2));
+    await expect.poll(() => text('trade-confirm-fee')).toBe((value * 0.004).toFixed(2));
+    await expect.poll(() => text('trade-confirm-net')).toBe((value * 0.996).toFixed(2));
 
     // Enter confirms: the toast, then the order in Open orders.
     await page.keyboard.press('Enter');
@@ -147,8 +149,8 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
       .waitFor();
     const open = page.getByTestId('trade-open-order');
     await expect.poll(() => open.count()).toBe(1);
-    expect(await open.first().getAttribute('data-status')).toBe('open');
-    expect(await open.first().textContent()).toContain(SYMBOL);
+    await expect.poll(() => open.first().getAttribute('data-status')).toBe('open');
+    await expect.poll(() => open.first().textContent()).toContain(SYMBOL);
     // The cost is held for the resting buy: the page shows the free quote less it.
     await expect.poll(available).toBeCloseTo(10_000 - value, 1);
 
@@ -173,11 +175,11 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     expect((await call('GET', `/api/spot/orders?exchange=binance&symbol=${SYMBOL}`)).fills).toEqual([]);
     await page.getByTestId('trade-order-submit').click();
     await dialog.waitFor();
-    expect(await text('trade-confirm-type')).toBe('Market');
+    await expect.poll(() => text('trade-confirm-type')).toBe('Market');
     const marketValue = Number(await text('trade-confirm-value'));
     expect(marketValue).toBeGreaterThan(PRICE * 0.01 * 0.99);
     expect(marketValue).toBeLessThan(PRICE * 0.01 * 1.01);
-    expect(await text('trade-confirm-fee')).toBe((marketValue * 0.004).toFixed(2));
+    await expect.poll(() => text('trade-confirm-fee')).toBe((marketValue * 0.004).toFixed(2));
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await page
@@ -188,7 +190,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await page.getByTestId('trade-orders-tab-fills').click();
     const fill = page.locator('[data-testid="trade-fill"][data-role="entry"]');
     await expect.poll(() => fill.count()).toBe(1);
-    expect(await fill.first().textContent()).toContain('Buy');
+    await expect.poll(() => fill.first().textContent()).toContain('Buy');
     await expect.poll(available).toBeLessThan(10_000);
     const after = await available();
     // About the cost (0.01 ETH near 3000: 30 USDT), the taker fee aside.
@@ -228,7 +230,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
       .poll(() => error.textContent())
       .toBe('❌ For a buy, Take Profit must be above the entry price.');
     await page.getByTestId('trade-order-tp').fill('');
-    expect(await page.getByTestId('trade-confirm-ok').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('trade-confirm-ok').count()).toBe(0);
     expect((await call('GET', `/api/spot/orders?exchange=binance&symbol=${SYMBOL}`)).open).toEqual([]);
 
     // The pair and the order type are remembered (spec: lastPair, orderType), the favourites too.
@@ -236,10 +238,12 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await page.reload();
     await page.getByTestId('trade-order-panel').waitFor();
     await expect.poll(() => text('trade-symbol')).toBe(SYMBOL);
-    expect(await page.getByTestId('trade-type-market').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('trade-type-market').getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('trade-market-price').waitFor();
-    expect(await page.evaluate("localStorage.getItem('lastPair')")).toBe('{"base":"ETH","quote":"USDT"}');
-    expect(await page.evaluate("localStorage.getItem('orderType')")).toBe('Market');
+    await expect
+      .poll(() => page.evaluate("localStorage.getItem('lastPair')"))
+      .toBe('{"base":"ETH","quote":"USDT"}');
+    await expect.poll(() => page.evaluate("localStorage.getItem('orderType')")).toBe('Market');
     await expect.poll(async () => (await pairSymbols()).slice(0, 2)).toEqual([SYMBOL, 'SOL/USDT']);
   }, 110_000);
 
@@ -255,14 +259,14 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
       const modal = page.getByTestId('dev-modal');
       await page.getByText('Platform in Development', { exact: true }).first().waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
-      expect(await modal.getByTestId('dev-modal-pools').isVisible()).toBe(true);
+      await expect.poll(() => modal.getByTestId('dev-modal-pools').isVisible()).toBe(true);
       await page.keyboard.press('Escape');
       await page.getByText('Platform in Development', { exact: true }).first().waitFor({ state: 'hidden' });
     }
     // Typed in the address bar: the page says it is in development, and the calls refuse.
     await page.goto(url('/spot'));
     await page.getByTestId('spot-in-development').waitFor();
-    expect(await page.getByTestId('trade-screen').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('trade-screen').count()).toBe(0);
     const res = await fetch(url(`/api/spot/market?exchange=binance&symbol=${SYMBOL}`), {
       headers: { authorization: `Bearer ${other}` },
     });

@@ -48,27 +48,29 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
     await page.getByTestId('landing-buy-token').click();
     await page.getByTestId('token-connect').click();
     // The wallet is on Ethereum: the spec's message, and the switch adds the chain with the proxy URL.
-    expect(await page.getByTestId('token-network-text').textContent()).toBe(
-      'Please connect to Arbitrum One network',
-    );
+    await expect
+      .poll(() => page.getByTestId('token-network-text').textContent())
+      .toBe('Please connect to Arbitrum One network');
     await page.getByTestId('token-switch-network').click();
     await page.getByTestId('token-network').waitFor({ state: 'detached' });
     expect(wallet.chainId()).toBe(42161);
     expect(wallet.added).toEqual([{ chainId: 42161, rpcUrls: [`${server.baseUrl}/api/chain/rpc`] }]);
-    expect(await page.getByTestId('token-disconnect').getAttribute('data-address')).toBe(BUYER.address);
+    await expect
+      .poll(() => page.getByTestId('token-disconnect').getAttribute('data-address'))
+      .toBe(BUYER.address);
 
     // Test USDT (embedded chain only).
     await page.getByTestId('token-faucet').click();
-    expect(await page.getByTestId('token-success').textContent()).toBe(
-      'Test funds sent: 1,000 USDT, 1,000 USDC and 1 ETH for gas.',
-    );
+    await expect
+      .poll(() => page.getByTestId('token-success').textContent())
+      .toBe('Test funds sent: 1,000 USDT, 1,000 USDC and 1 ETH for gas.');
     await expect
       .poll(() => page.getByTestId('token-balances').textContent(), { timeout: 20_000 })
       .toBe('Your wallet: 0 BYTX · 1,000 USDT · 1,000 USDC');
 
     // Buy Now with 100 USDT: approve → wait → buy → wait → success.
     await page.getByTestId('token-amount').fill('100');
-    expect(await page.getByTestId('token-estimate').textContent()).toContain('50000 BYTX');
+    await expect.poll(() => page.getByTestId('token-estimate').textContent()).toContain('50000 BYTX');
     await page.getByTestId('token-buy').click();
     await page.getByTestId('token-steps').waitFor();
     const success = page.getByTestId('token-success');
@@ -76,7 +78,9 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
       .poll(() => success.textContent(), { timeout: 30_000 })
       .toBe('Purchase complete: 50,000 BYTX are in your wallet.');
     for (const key of ['approve', 'buy']) {
-      expect(await page.getByTestId(`token-steps-${key}`).getAttribute('data-status')).toBe('done');
+      await expect
+        .poll(() => page.getByTestId(`token-steps-${key}`).getAttribute('data-status'))
+        .toBe('done');
     }
     expect(wallet.sent).toHaveLength(2);
     await expect
@@ -90,13 +94,19 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
     await expect
       .poll(() => page.getByTestId('chain-tx-status').textContent(), { timeout: 15_000 })
       .toBe('Success');
-    expect((await page.getByTestId('chain-tx-from').textContent())?.toLowerCase()).toBe(
-      BUYER.address.toLowerCase(),
-    );
-    expect(await page.getByTestId('chain-tx-function').textContent()).toBe('buyTokensWith');
-    const rows = await page.getByTestId('chain-tx-event').all();
-    const names = await Promise.all(rows.map((r) => r.getAttribute('data-name')));
-    expect(names).toContain('TokensPurchased');
+    await expect
+      .poll(async () => (await page.getByTestId('chain-tx-from').textContent())?.toLowerCase())
+      .toBe(BUYER.address.toLowerCase());
+    await expect.poll(() => page.getByTestId('chain-tx-function').textContent()).toBe('buyTokensWith');
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('chain-tx-event')
+          .evaluateAll((rows: { getAttribute(name: string): string | null }[]) =>
+            rows.map((r) => r.getAttribute('data-name')),
+          ),
+      )
+      .toContain('TokensPurchased');
   });
 
   it("shows Withdraw USDT only to the sale owner's wallet, which takes the sale's whole USDT balance", async () => {
@@ -105,7 +115,7 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
     await page.getByTestId('landing-buy-token').click();
     await page.getByTestId('token-connect').click();
     await page.getByTestId('token-disconnect').waitFor();
-    expect(await page.getByTestId('token-withdraw').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('token-withdraw').count()).toBe(0);
 
     // The wallet moves to the owner's account (accountsChanged).
     await wallet.useAccount(OWNER.privateKey, page);

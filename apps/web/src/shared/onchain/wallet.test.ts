@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeChain } from './testing/fakeChain';
 import { connectWallet, resetWalletState, useBrowserWallet } from './wallet';
 
-const BUYER = '0x2222222222222222222222222222222222222222';
-const OWNER = '0x1111111111111111111111111111111111111111';
+const BUYER = '0x2222222222222222222222222222222222222222' as const;
+const OWNER = '0x1111111111111111111111111111111111111111' as const;
 
-function install(account = BUYER) {
+function install(account: `0x${string}` = BUYER) {
   const chain = fakeChain({ account });
   vi.stubGlobal('ethereum', chain.provider);
   return chain;
