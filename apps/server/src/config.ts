@@ -43,6 +43,24 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 256-bit key)')
     .optional(),
+  /**
+   * The master key's file when MASTER_KEY is unset; default `<DATA_DIR>.master.key` beside the data folder,
+   * never inside it, so a copy of the data folder alone decrypts nothing (docs/limits.md "Secrets").
+   */
+  MASTER_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * The address users reach the platform at (webhook URLs, the RPC URL shown to wallets). URLs shown to users
+   * are built from it, never from a request's Host header. Unset: http://localhost:PORT.
+   */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL with no query')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  /** Days events and candles are kept (trades and history are kept for ever); docs/database.md. */
+  RETENTION_DAYS: count(1, 36_500).default(30),
+  /** `json`: one pino JSON line per record (machines); `pretty`: a readable line (a terminal). */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).optional(),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   SMTP_URL: z
     .string()
@@ -145,6 +163,10 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   dataDir: string;
+  /** MASTER_KEY_FILE resolved: beside DATA_DIR, not inside it. */
+  masterKeyFile: string;
+  /** PUBLIC_URL, or http://localhost:PORT; no trailing slash. */
+  publicUrl: string;
   mailOutboxDir: string;
   webDistDir: string;
   isProduction: boolean;
@@ -177,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...e,
     dataDir,
+    masterKeyFile: path.resolve(e.MASTER_KEY_FILE ?? `${dataDir}.master.key`),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     isProduction: e.NODE_ENV === 'production',
