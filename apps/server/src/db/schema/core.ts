@@ -22,6 +22,11 @@ export const sessions = pgTable('sessions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
   expiresAt: ts('expires_at').notNull(),
+  /** Last password (+ TOTP) confirmation through POST /api/reauth (migration 0840; accounts/reauth.ts). */
+  reauthAt: ts('reauth_at'),
+  /** Client address and user agent at login, shown in the settings' session list (migration 0840). */
+  ip: text('ip'),
+  userAgent: text('user_agent'),
 });
 
 export const appKv = pgTable('app_kv', {
