@@ -1,4 +1,4 @@
-import { WALLET_COINS } from '@bytx/contract';
+import { PAPER_ADDRESS_PREFIX, WALLET_COINS, WALLET_RESET_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, makeTestApp, type TestApp } from './helpers';
 
@@ -13,6 +13,7 @@ describe('wallet API', () => {
   });
   afterAll(async () => t?.close());
 
+  const q = <R>(text: string, params?: unknown[]) => t.ctx.database.sql.query(text, params) as Promise<R[]>;
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: user.auth });
   const post = (url: string, payload: Json) =>
     t.app.inject({ method: 'POST', url, payload, headers: user.auth });
@@ -46,14 +47,26 @@ describe('wallet API', () => {
 
     const map = (await get('/api/address')).json<Record<string, string>>();
     expect(Object.keys(map).sort()).toEqual([...WALLET_COINS].sort());
-    expect(map.ETH).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(map.ETH).not.toBe(map.ETH!.toLowerCase()); // EIP-55 mixed case
-    expect(map.BTC).toMatch(/^bc1[02-9ac-hj-np-z]{20,}$/);
-    expect(map.USDT).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // Every paper address is marked simulated (PAPER-…), so no wallet accepts it as a destination;
+    // behind the prefix it keeps its chain's format.
+    for (const [coin, address] of Object.entries(map)) {
+      expect(address.startsWith(PAPER_ADDRESS_PREFIX), coin).toBe(true);
+      expect(address.indexOf(PAPER_ADDRESS_PREFIX, 1), coin).toBe(-1); // marked once
+    }
+    const raw = (coin: string) => map[coin]!.slice(PAPER_ADDRESS_PREFIX.length);
+    expect(raw('ETH')).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(raw('ETH')).not.toBe(raw('ETH').toLowerCase()); // EIP-55 mixed case
+    expect(raw('BTC')).toMatch(/^bc1[02-9ac-hj-np-z]{20,}$/);
+    expect(raw('USDT')).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
     const gen = await post('/api/address', { symbol: 'btc', user_id: user.email });
     expect(gen.statusCode).toBe(200);
-    expect(gen.json<{ address: string }>().address).toBe(map.BTC);
+    expect(gen.json<{ address: string; simulated: boolean }>()).toMatchObject({
+      address: map.BTC,
+      simulated: true,
+    });
+    // Stored after Generate, read back from the table: still marked once.
+    expect((await get('/api/address')).json<Record<string, string>>().BTC).toBe(map.BTC);
   });
 
   it('gives another user other addresses', async () => {
@@ -85,6 +98,78 @@ describe('wallet API', () => {
     const balances = (await get('/api/wallet')).json<{ balances: Record<string, number> }>().balances;
     expect(balances.ETH).toBe(0.5);
     expect(balances.USDT).toBeLessThan(10000);
+  });
+
+  it('resets a paper account to 10,000 USDT; refused for live (400) and while bots run (409)', async () => {
+    const venue = await t.ctx.services.venues!.forUser(user.id, 'binance');
+    await venue.createOrder({
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      type: 'market',
+      amount: 0.01,
+      clientOrderId: 'w-2',
+    });
+    const before = (await get('/api/wallet?exchange=binance')).json<{ balances: Record<string, number> }>();
+    expect(before.balances.BTC).toBeGreaterThan(0);
+    expect(before.balances.USDT).toBeLessThan(10000);
+
+    // Bad input: 400, nothing changes.
+    for (const payload of [{}, { exchange: 'nowhere' }, { exchange: 7 }, { exchange: 'okx' }]) {
+      const res = await post('/api/wallet/reset', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await t.app.inject({ method: 'POST', url: '/api/wallet/reset', payload: {} })).statusCode).toBe(
+      401,
+    );
+
+    // A running bot on the account: 409 with a clear message, balances untouched.
+    const [bot] = await q<{ id: string }>(
+      `INSERT INTO bots (user_id, kind, exchange, symbol, config, state, status)
+       VALUES ($1, 'dca', 'binance', 'ETH/USDT', '{}'::jsonb, '{}'::jsonb, 'active') RETURNING id`,
+      [user.id],
+    );
+    const busy = await post('/api/wallet/reset', { exchange: 'binance' });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json<Json>()).toMatchObject({ success: false, code: 'bots_running', running: 1 });
+    expect(busy.json<{ error: string }>().error).toContain('Stop the 1 bot(s)');
+    const still = (await get('/api/wallet?exchange=binance')).json<{ balances: Record<string, number> }>();
+    expect(still.balances.BTC).toBe(before.balances.BTC);
+    await q(`UPDATE bots SET status = 'stopped' WHERE id = $1`, [bot!.id]);
+
+    const res = await post('/api/wallet/reset', { exchange: 'binance', user_id: user.email });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ success: boolean; message: string; balances: Record<string, number> }>();
+    expect(body.success).toBe(true);
+    expect(body.message).toBe(WALLET_RESET_MESSAGES.done.replace('{usdt}', '10,000'));
+    expect(body.balances.USDT).toBe(10000);
+    expect(body.balances.BTC).toBe(0);
+    const after = (await get('/api/wallet?exchange=binance')).json<{ balances: Record<string, number> }>();
+    expect(after.balances.USDT).toBe(10000);
+    expect(after.balances.BTC).toBe(0);
+    // The new account is stored: a fresh venue (a restart) reads the seed, not the old balances.
+    const [stored] = await q<{ balances: Record<string, { free: number }> }>(
+      `SELECT balances FROM paper_accounts WHERE user_id = $1 AND exchange = 'binance'`,
+      [user.id],
+    );
+    expect(stored?.balances.USDT?.free).toBe(10000);
+    expect(stored?.balances.BTC?.free ?? 0).toBe(0);
+    // The addresses stay the same (derived from the user and coin).
+    expect((await get('/api/address')).json<Record<string, string>>().BTC).toMatch(/^PAPER-bc1/);
+  });
+
+  it('refuses to reset a live account with 400', async () => {
+    const other = await createTestUser(t);
+    await q(`INSERT INTO exchange_connections (user_id, exchange, mode) VALUES ($1, 'bybit', 'live')`, [
+      other.id,
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/reset',
+      payload: { exchange: 'bybit' },
+      headers: other.auth,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Json>()).toMatchObject({ error: WALLET_RESET_MESSAGES.live, code: 'live' });
   });
 
   it('refuses unknown coins and unconnected exchanges with 400', async () => {

@@ -52,8 +52,46 @@ export const addressResponse = z.object({
   address: z.string(),
   tag: z.string().nullable().optional(),
   network: z.string().nullable().optional(),
+  /** True for a paper account's address: simulated, nobody holds its keys (issue 37 point 17). */
+  simulated: z.boolean().optional(),
 });
 export type AddressResponse = z.infer<typeof addressResponse>;
+
+/**
+ * Every deposit address of a paper account starts with this prefix (docs/exchanges.md "Wallet"): the
+ * address behind it is valid in its chain's format but derived from a hash, so nobody holds its keys.
+ * With the prefix no wallet or exchange accepts it as a destination (a hyphen and capitals are in no
+ * chain's address alphabet), so a copied paper address cannot receive real funds by mistake.
+ */
+export const PAPER_ADDRESS_PREFIX = 'PAPER-';
+
+/** A paper account's address as shown and copied: prefixed once (idempotent). */
+export const markPaperAddress = (address: string) =>
+  address.startsWith(PAPER_ADDRESS_PREFIX) ? address : `${PAPER_ADDRESS_PREFIX}${address}`;
+
+/** The balances a paper account is seeded with, and reset to (DESIGN.md "Venues"). */
+export const PAPER_SEED_USDT = 10_000;
+
+/** POST /api/wallet/reset: a paper account's balances back to the seed (paper only). */
+export const walletResetBody = z.object({
+  exchange: exchangeField,
+  user_id: userIdField,
+});
+export const walletResetResponse = z.object({
+  success: z.literal(true),
+  exchange: z.string(),
+  message: z.string(),
+  balances: z.record(z.string(), z.number()),
+});
+export type WalletResetResponse = z.infer<typeof walletResetResponse>;
+
+/** The refusals of a reset (the web shows its own text for each `code`, in both languages). */
+export const WALLET_RESET_MESSAGES = {
+  live: 'Only a paper account can be reset: a live account holds real funds on the exchange.',
+  botsRunning:
+    'Stop the {n} bot(s) and open orders running on this paper account first ({kinds}): a reset would pull the balances from under them.',
+  done: 'Paper account reset: {usdt} USDT, no other coin, no position.',
+} as const;
 
 /** GET /api/wallet/derivatives: the derivatives wallet and open positions of the chosen connection. */
 export const derivativesPositionView = z.object({

@@ -5,6 +5,8 @@ import {
   addressResponse,
   derivativesWalletResponse,
   walletQuery,
+  walletResetBody,
+  walletResetResponse,
   walletResponse,
 } from '@bytx/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,6 +14,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { ConnectionsRepository } from '../exchanges/connections.repository';
 import { AddressesRepository } from './addresses.repository';
+import { resetPaperAccount } from './paper-reset';
 import { WalletService } from './wallet.service';
 
 const bearer = [{ bearer: [] }];
@@ -26,6 +29,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       return ctx.services.venues;
     },
     ctx.log,
+    (userId, exchange) => resetPaperAccount(ctx.db, ctx.services.venues!, userId, exchange),
   );
 
   app.get(
@@ -72,6 +76,22 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (request) => service.knownAddresses(currentUser(request).id, request.query.exchange),
+  );
+
+  app.post(
+    '/api/wallet/reset',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary:
+          'Reset a paper account to its seed (10,000 USDT): paper only (400 for live), 409 while bots or open orders run on it',
+        security: bearer,
+        body: walletResetBody,
+        response: { 200: walletResetResponse },
+      },
+    },
+    async (request) => service.resetPaper(currentUser(request).id, request.body.exchange),
   );
 
   app.post(

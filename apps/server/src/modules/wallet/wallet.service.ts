@@ -1,5 +1,9 @@
 import {
+  fillMessage,
+  markPaperAddress,
+  PAPER_SEED_USDT,
   WALLET_COINS,
+  WALLET_RESET_MESSAGES,
   type ConnectionMode,
   type DerivativesWalletResponse,
   type ExchangeKey,
@@ -11,6 +15,7 @@ import type { VenueRegistry } from '../../context';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { ConnectionRow, ConnectionsRepository } from '../exchanges/connections.repository';
 import type { AddressesRepository } from './addresses.repository';
+import type { resetPaperAccount } from './paper-reset';
 
 export const NO_CONNECTION_MESSAGE =
   'Connect an exchange (or a paper account) in Settings to use the wallet.';
@@ -33,6 +38,10 @@ export class WalletService {
     private readonly addresses: AddressesRepository,
     private readonly venues: () => VenueRegistry,
     private readonly log: FastifyBaseLogger,
+    private readonly paperReset?: (
+      userId: string,
+      exchange: ExchangeKey,
+    ) => ReturnType<typeof resetPaperAccount>,
   ) {}
 
   async choose(userId: string, exchange?: ExchangeKey): Promise<ConnectionRow | null> {
@@ -114,7 +123,9 @@ export class WalletService {
     const row = await this.choose(userId, exchange);
     if (!row) return {};
     const out: Record<string, string> = {};
-    for (const a of await this.addresses.list(userId, row.exchange)) out[a.coin] = a.address;
+    // A paper address is always shown marked (PAPER_ADDRESS_PREFIX): nobody holds its keys.
+    const shown = (a: string) => (row.mode === 'paper' ? markPaperAddress(a) : a);
+    for (const a of await this.addresses.list(userId, row.exchange)) out[a.coin] = shown(a.address);
     const missing = WALLET_COINS.filter((c) => !out[c]);
     if (missing.length === 0) return out;
     const venue = await this.venue(userId, row);
@@ -129,7 +140,7 @@ export class WalletService {
     for (const [i, r] of results.entries()) {
       const coin = toAsk[i]!;
       if (r.status === 'fulfilled' && r.value.address) {
-        out[coin] = r.value.address;
+        out[coin] = shown(r.value.address);
         if (row.mode === 'live') await this.store(userId, row.exchange, coin, r.value);
       } else if (row.mode === 'live') {
         this.misses.set(this.missKey(userId, row.exchange, coin), now + MISS_TTL_MS);
@@ -143,7 +154,7 @@ export class WalletService {
     userId: string,
     coin: string,
     exchange?: ExchangeKey,
-  ): Promise<{ address: string; tag: string | null; network: string | null }> {
+  ): Promise<{ address: string; tag: string | null; network: string | null; simulated: boolean }> {
     const row = await this.choose(userId, exchange);
     if (!row) throw badRequest(NO_CONNECTION_MESSAGE);
     const venue = await this.venue(userId, row);
@@ -160,7 +171,35 @@ export class WalletService {
     if (!got.address) throw new HttpError(502, `The exchange gave no ${coin} deposit address.`);
     await this.store(userId, row.exchange, coin, got);
     this.misses.delete(this.missKey(userId, row.exchange, coin));
-    return { address: got.address, tag: got.tag ?? null, network: got.network ?? null };
+    const simulated = row.mode === 'paper';
+    return {
+      address: simulated ? markPaperAddress(got.address) : got.address,
+      tag: got.tag ?? null,
+      network: got.network ?? null,
+      simulated,
+    };
+  }
+
+  /**
+   * Reset balances of a paper account (issue 37 point 17): 400 for a live connection (its balances are
+   * real funds on the exchange), 409 while bots or open orders run on it (paper-reset.ts), else the
+   * account back to the seed — answered with the fresh balances.
+   */
+  async resetPaper(userId: string, exchange: ExchangeKey) {
+    const row = await this.choose(userId, exchange);
+    if (!row) throw badRequest(NO_CONNECTION_MESSAGE);
+    if (row.mode !== 'paper') throw badRequest(WALLET_RESET_MESSAGES.live, { code: 'live' });
+    if (!this.paperReset) throw new Error('WalletService was built without the paper reset');
+    await this.paperReset(userId, row.exchange as ExchangeKey);
+    this.log.info({ userId, exchange: row.exchange }, 'paper account reset');
+    // Reading the balances opens the venue again, which seeds and stores the new account.
+    const { balances } = await this.balances(userId, row.exchange as ExchangeKey);
+    return {
+      success: true as const,
+      exchange: row.exchange,
+      message: fillMessage(WALLET_RESET_MESSAGES.done, { usdt: PAPER_SEED_USDT.toLocaleString('en-US') }),
+      balances,
+    };
   }
 
   private venue(userId: string, row: ConnectionRow): Promise<Venue> {
