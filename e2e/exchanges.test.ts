@@ -76,16 +76,22 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     await expect.poll(() => page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');
     await expect.poll(() => page.getByTestId('coin-logo-BTC').count()).toBe(1);
 
-    // Addresses: known for a paper account, valid-format per chain.
-    await poll(() => page.getByTestId('wallet-address-BTC').textContent()).toMatch(/^bc1/);
+    // Addresses: known for a paper account, marked simulated (PAPER-, which no wallet accepts) in front
+    // of a valid-format address per chain.
+    await poll(() => page.getByTestId('wallet-address-BTC').textContent()).toMatch(/^PAPER-bc1/);
+    await poll(() => page.getByTestId('wallet-simulated-BTC').count()).toBe(1);
     await page.getByTestId('wallet-generate-ETH').click();
-    await poll(() => page.getByTestId('wallet-address-ETH').textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await poll(() => page.getByTestId('wallet-address-ETH').textContent()).toMatch(
+      /^PAPER-0x[0-9a-fA-F]{40}$/,
+    );
 
-    // Deposit copies the address and says so for 2 s.
+    // Deposit copies the address and says for 2 s that it is simulated.
     await page.getByTestId('wallet-deposit-ETH').click();
     const copied = page.getByTestId('wallet-copied-ETH');
     await copied.waitFor();
-    await expect.poll(() => copied.textContent()).toBe('Address copied!');
+    await expect
+      .poll(() => copied.textContent())
+      .toBe('Simulated address copied: it is not a real deposit address, never send funds to it.');
     const clip = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(clip).toBe(await page.getByTestId('wallet-address-ETH').textContent());
     await copied.waitFor({ state: 'detached', timeout: 4000 });

@@ -3,6 +3,7 @@ import type {
   AddressResponse,
   DerivativesWalletResponse,
   ExchangeConnectionsResponse,
+  WalletResetResponse,
   WalletResponse,
 } from '@bytx/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -76,5 +77,19 @@ export function useGenerateAddress(exchange: string | null) {
     onSuccess: (res, symbol) => {
       queryClient.setQueryData<AddressMapResponse>(key, (old) => ({ ...(old ?? {}), [symbol]: res.address }));
     },
+  });
+}
+
+/** Reset balances of a paper account (POST /api/wallet/reset); every wallet read is refreshed after. */
+export function useResetPaper() {
+  const { user } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (exchange: string) =>
+      api<WalletResetResponse>('/api/wallet/reset', {
+        method: 'POST',
+        body: { exchange, user_id: userIdOf(user) },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
   });
 }

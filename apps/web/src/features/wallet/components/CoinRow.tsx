@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CoinLogo } from './CoinLogo';
@@ -10,6 +10,8 @@ export interface CoinRowProps {
   address: string | undefined;
   loading: boolean;
   generating: boolean;
+  /** A paper account's address: marked simulated in the row and in the copied notice. */
+  simulated: boolean;
   onGenerate: () => Promise<string | null>;
   onWithdraw: () => void;
 }
@@ -44,7 +46,7 @@ async function copyText(text: string): Promise<boolean> {
 /** One wallet coin: logo, balance (4 decimals), deposit address and its three buttons. */
 export function CoinRow(props: CoinRowProps) {
   const { t } = useTranslation();
-  const { symbol, balance, address, loading, generating } = props;
+  const { symbol, balance, address, loading, generating, simulated } = props;
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -70,21 +72,36 @@ export function CoinRow(props: CoinRowProps) {
             </Text>
           </Stack>
         </Group>
-        <Text
-          ff="monospace"
-          size="sm"
-          style={{ flex: 1, minWidth: 220, wordBreak: 'break-all' }}
-          c={address ? undefined : 'dimmed'}
-          data-testid={`wallet-address-${symbol}`}
-        >
-          {address ?? (loading || generating ? t('wallet.loading') : t('wallet.noAddress'))}
-        </Text>
+        <Stack gap={2} style={{ flex: 1, minWidth: 220 }}>
+          <Group gap={6} wrap="nowrap" align="flex-start">
+            {simulated && address && (
+              <Badge color="orange" variant="light" size="sm" data-testid={`wallet-simulated-${symbol}`}>
+                {t('wallet.simulatedBadge')}
+              </Badge>
+            )}
+            <Text
+              ff="monospace"
+              size="sm"
+              style={{ wordBreak: 'break-all' }}
+              c={address ? undefined : 'dimmed'}
+              data-testid={`wallet-address-${symbol}`}
+            >
+              {address ?? (loading || generating ? t('wallet.loading') : t('wallet.noAddress'))}
+            </Text>
+          </Group>
+          {simulated && address && (
+            <Text size="xs" c="orange" data-testid={`wallet-simulated-note-${symbol}`}>
+              {t('wallet.simulated')}
+            </Text>
+          )}
+        </Stack>
         <Group gap="xs">
           <Button
             size="xs"
             variant="light"
             loading={generating}
             onClick={() => void props.onGenerate()}
+            title={simulated ? t('wallet.generatePaper') : undefined}
             data-testid={`wallet-generate-${symbol}`}
           >
             {t('wallet.generate')}
@@ -103,8 +120,14 @@ export function CoinRow(props: CoinRowProps) {
         </Group>
       </Group>
       {copied && (
-        <Text c="green" size="sm" mt={4} role="status" data-testid={`wallet-copied-${symbol}`}>
-          {t('wallet.copied')}
+        <Text
+          c={simulated ? 'orange' : 'green'}
+          size="sm"
+          mt={4}
+          role="status"
+          data-testid={`wallet-copied-${symbol}`}
+        >
+          {t(simulated ? 'wallet.copiedSimulated' : 'wallet.copied')}
         </Text>
       )}
     </Paper>

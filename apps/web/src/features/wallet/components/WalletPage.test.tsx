@@ -33,12 +33,12 @@ describe('WalletPage', () => {
       user,
       responses: {
         '/api/wallet': () =>
-          json({ balances: { ...balances, USDT: 10000, ETH: 1.23456 }, exchange: 'binance', mode: 'paper' }),
+          json({ balances: { ...balances, USDT: 10000, ETH: 1.23456 }, exchange: 'binance', mode: 'live' }),
         '/api/exchanges/connections': () =>
           json({
             success: true,
             connections: [
-              { exchange: 'binance', name: 'Binance', mode: 'paper', createdAt: '2025-01-01T00:00:00Z' },
+              { exchange: 'binance', name: 'Binance', mode: 'live', createdAt: '2025-01-01T00:00:00Z' },
             ],
           }),
         '/api/address': async () => {
@@ -63,6 +63,95 @@ describe('WalletPage', () => {
     expect((await screen.findByTestId('wallet-copied-ETH')).textContent).toBe('Address copied!');
     await waitFor(() => expect(screen.queryByTestId('wallet-copied-ETH')).toBeNull(), { timeout: 3000 });
     expect(screen.getByPlaceholderText('Search crypto (ex. BTC)')).toBeTruthy();
+    // A live account: no simulated mark and no reset.
+    expect(screen.queryByTestId('wallet-simulated-ETH')).toBeNull();
+    expect(screen.queryByTestId('wallet-reset')).toBeNull();
+  });
+
+  it('marks paper addresses simulated in the row and the copied notice (EN and ES)', async () => {
+    const addr = 'PAPER-bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+    renderApp(<WalletPage />, {
+      user,
+      responses: {
+        '/api/wallet': () =>
+          json({ balances: { ...balances, USDT: 10000 }, exchange: 'binance', mode: 'paper' }),
+        '/api/exchanges/connections': () =>
+          json({
+            success: true,
+            connections: [
+              { exchange: 'binance', name: 'Binance', mode: 'paper', createdAt: '2025-01-01T00:00:00Z' },
+            ],
+          }),
+        '/api/address': () => json({ BTC: addr }),
+      },
+    });
+    await waitFor(() => expect(screen.getByTestId('wallet-address-BTC').textContent).toBe(addr));
+    expect(screen.getByTestId('wallet-simulated-BTC').textContent).toBe('Simulated');
+    expect(screen.getByTestId('wallet-simulated-note-BTC').textContent).toContain('nobody holds its keys');
+    await userEvent.click(screen.getByTestId('wallet-deposit-BTC'));
+    expect((await screen.findByTestId('wallet-copied-BTC')).textContent).toBe(
+      'Simulated address copied: it is not a real deposit address, never send funds to it.',
+    );
+    await i18n.changeLanguage('es');
+    expect((await screen.findByTestId('wallet-simulated-BTC')).textContent).toBe('Simulada');
+    expect(screen.getByTestId('wallet-copied-BTC').textContent).toBe(
+      'Dirección simulada copiada: no es una dirección de depósito real, nunca envíes fondos a ella.',
+    );
+    expect(screen.getByTestId('wallet-simulated-note-BTC').textContent).toContain('nadie tiene sus claves');
+  });
+
+  it('resets a paper account after a confirmation; a 409 says to stop the bots first (EN and ES)', async () => {
+    let usdt = 5;
+    let refuse = true;
+    const resets: unknown[] = [];
+    const { requestedPaths } = renderApp(<WalletPage />, {
+      user,
+      responses: {
+        '/api/wallet': () =>
+          json({ balances: { ...balances, USDT: usdt }, exchange: 'binance', mode: 'paper' }),
+        '/api/exchanges/connections': () =>
+          json({
+            success: true,
+            connections: [
+              { exchange: 'binance', name: 'Binance', mode: 'paper', createdAt: '2025-01-01T00:00:00Z' },
+            ],
+          }),
+        '/api/address': () => json({}),
+        '/api/wallet/reset': (_url, init) => {
+          resets.push(JSON.parse(init?.body as string));
+          if (refuse) return json({ success: false, error: 'Stop…', code: 'bots_running', running: 2 }, 409);
+          usdt = 10000;
+          return json({ success: true, exchange: 'binance', message: 'ok', balances: { USDT: 10000 } });
+        },
+      },
+    });
+    expect((await screen.findByTestId('wallet-balance-USDT')).textContent).toBe('5.0000');
+    // Cancel sends nothing.
+    await userEvent.click(screen.getByTestId('wallet-reset'));
+    expect((await screen.findByTestId('wallet-reset-dialog')).textContent).toContain('10,000 USDT');
+    await userEvent.click(screen.getByTestId('wallet-reset-cancel'));
+    expect(requestedPaths()).not.toContain('/api/wallet/reset');
+
+    await i18n.changeLanguage('es');
+    await userEvent.click(screen.getByTestId('wallet-reset'));
+    await userEvent.click(await screen.findByTestId('wallet-reset-confirm'));
+    expect(
+      await screen.findByText(
+        '❌ Detén primero los 2 bot(s) y órdenes abiertas de esta cuenta paper y luego restablécela.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByTestId('wallet-balance-USDT').textContent).toBe('5.0000');
+
+    await i18n.changeLanguage('en');
+    refuse = false;
+    await userEvent.click(screen.getByTestId('wallet-reset'));
+    await userEvent.click(await screen.findByTestId('wallet-reset-confirm'));
+    expect(await screen.findByText('✅ Paper account reset: 10,000 USDT.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('wallet-balance-USDT').textContent).toBe('10000.0000'));
+    expect(resets).toEqual([
+      { exchange: 'binance', user_id: 'me@example.com' },
+      { exchange: 'binance', user_id: 'me@example.com' },
+    ]);
   });
 
   it('shows the derivatives wallet and each position with its liquidation price and funding (EN and ES)', async () => {

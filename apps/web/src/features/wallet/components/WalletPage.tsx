@@ -1,4 +1,4 @@
-import { EXCHANGES, WALLET_COINS } from '@bytx/contract';
+import { EXCHANGES, PAPER_ADDRESS_PREFIX, PAPER_SEED_USDT, WALLET_COINS } from '@bytx/contract';
 import {
   Alert,
   Anchor,
@@ -12,16 +12,18 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { errorMessage } from '../../../shared/api/client';
+import { ApiError, errorMessage } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
 import {
   useAddresses,
   useBalances,
   useDerivatives,
   useGenerateAddress,
+  useResetPaper,
   useWalletConnections,
 } from '../api/wallet';
 import { CoinRow } from './CoinRow';
@@ -76,6 +78,33 @@ function Wallet() {
   const exchange = balances.data?.exchange ?? chosen;
   const addresses = useAddresses(chosen);
   const generate = useGenerateAddress(chosen);
+  const reset = useResetPaper();
+  const [resetOpen, setResetOpen] = useState(false);
+  const paper = balances.data?.mode === 'paper';
+  const seed = PAPER_SEED_USDT.toLocaleString('en-US');
+
+  /** Reset balances (paper only, confirmed first): a 409 means bots or open orders run on the account. */
+  const onReset = async () => {
+    if (!exchange) return;
+    try {
+      await reset.mutateAsync(exchange);
+      notifications.show({ color: 'green', message: t('wallet.reset.done', { usdt: seed }) });
+    } catch (err) {
+      const running =
+        err instanceof ApiError && err.status === 409
+          ? Number((err.body as { running?: unknown } | null)?.running ?? 0) || ''
+          : null;
+      notifications.show({
+        color: 'red',
+        message:
+          running !== null
+            ? t('wallet.reset.botsRunning', { n: running })
+            : t('wallet.reset.failed', { message: errorMessage(err) }),
+      });
+    } finally {
+      setResetOpen(false);
+    }
+  };
 
   // Spec part 1 §8: wallet load failures go to the console only (the rows stay at 0).
   useEffect(() => {
@@ -117,6 +146,16 @@ function Wallet() {
               </Text>
             )}
           </Stack>
+          {paper && (
+            <Button
+              variant="light"
+              color="orange"
+              onClick={() => setResetOpen(true)}
+              data-testid="wallet-reset"
+            >
+              {t('wallet.reset.button')}
+            </Button>
+          )}
           {list.length > 1 && (
             <Select
               label={t('wallet.account')}
@@ -163,6 +202,7 @@ function Wallet() {
                 symbol={symbol}
                 balance={balances.data?.balances[symbol] ?? 0}
                 address={addresses.data?.[symbol]}
+                simulated={paper || !!addresses.data?.[symbol]?.startsWith(PAPER_ADDRESS_PREFIX)}
                 loading={addresses.isLoading}
                 generating={generating.has(symbol)}
                 onGenerate={() => onGenerate(symbol)}
@@ -174,6 +214,34 @@ function Wallet() {
         )}
         <DerivativesPanel data={derivatives.data} />
       </Stack>
+      <Modal
+        opened={resetOpen}
+        onClose={() => !reset.isPending && setResetOpen(false)}
+        title={t('wallet.reset.title', { name: nameOf(exchange) })}
+        centered
+      >
+        <Stack gap="sm" data-testid="wallet-reset-dialog">
+          <Text size="sm">{t('wallet.reset.text', { usdt: seed })}</Text>
+          <Group justify="flex-end">
+            <Button
+              variant="default"
+              onClick={() => setResetOpen(false)}
+              disabled={reset.isPending}
+              data-testid="wallet-reset-cancel"
+            >
+              {t('wallet.reset.cancel')}
+            </Button>
+            <Button
+              color="orange"
+              loading={reset.isPending}
+              onClick={() => void onReset()}
+              data-testid="wallet-reset-confirm"
+            >
+              {t('wallet.reset.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal
         opened={!!withdrawOf}
         onClose={() => setWithdrawOf(null)}
