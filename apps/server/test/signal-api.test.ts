@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON answers read loosely */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { SIGNAL_LIMITS, SIGNAL_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database } from '../src/db/client';
@@ -114,7 +114,7 @@ describe('Signal bot calls and webhook (/signalbot) on a paper account', () => {
     expect((await call(null, 'POST', '/api/signalbot/bots', {})).status).toBe(401);
   });
 
-  it('creates bots with a webhook URL and secret, lists them, reveals and rotates the secret', async () => {
+  it('creates bots with a webhook URL and secret (answered once), lists them, rotates the secret', async () => {
     const r = await create(alice);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ success: true, message: SIGNAL_MESSAGES.created });
@@ -145,19 +145,19 @@ describe('Signal bot calls and webhook (/signalbot) on a paper account', () => {
     expect((list.body.bots as Json[]).map((b) => b.id)).toEqual([btc.id, eth.id]);
     expect((await call(bob, 'GET', '/api/signalbot/bots')).body.bots).toEqual([]);
 
-    // Reveal answers the same secret; another user's bot is a 404 (its existence is not told).
-    const reveal = await call(alice, 'GET', `/api/signalbot/bots/${eth.id}/secret`);
-    expect(reveal.body).toEqual({ success: true, secret: eth.secret });
-    expect((await call(bob, 'GET', `/api/signalbot/bots/${eth.id}/secret`)).status).toBe(404);
+    // No call reads the secret back (issue 37 point 9); another user's bot is a 404 (its existence is
+    // not told).
+    expect((await call(alice, 'GET', `/api/signalbot/bots/${eth.id}/secret`)).status).toBe(404);
+    expect(JSON.stringify(list.body)).not.toContain(eth.secret);
     expect((await call(bob, 'POST', `/api/signalbot/bots/${eth.id}/secret`)).status).toBe(404);
     expect((await call(bob, 'GET', `/api/signalbot/bots/${eth.id}/signals`)).status).toBe(404);
     expect((await call(bob, 'POST', `/api/signalbot/bots/${eth.id}/stop`, {})).status).toBe(404);
-    expect((await call(null, 'GET', `/api/signalbot/bots/${eth.id}/secret`)).status).toBe(401);
-    expect((await call(alice, 'GET', `/api/signalbot/bots/${randomUUID()}/secret`)).status).toBe(404);
-    // The secret is stored sealed, never in clear.
-    const [stored] = await q('SELECT secret_enc FROM signal_bots WHERE bot_id = $1', [eth.id]);
-    expect(String(stored?.secret_enc)).toMatch(/^v1:/);
-    expect(String(stored?.secret_enc)).not.toContain(eth.secret);
+    expect((await call(null, 'POST', `/api/signalbot/bots/${eth.id}/secret`)).status).toBe(401);
+    expect((await call(alice, 'POST', `/api/signalbot/bots/${randomUUID()}/secret`)).status).toBe(404);
+    // Only the secret's SHA-256 is stored.
+    const [stored] = await q('SELECT secret_hash, secret_enc FROM signal_bots WHERE bot_id = $1', [eth.id]);
+    expect(stored?.secret_hash).toBe(createHash('sha256').update(eth.secret).digest('hex'));
+    expect(stored?.secret_enc).toBeNull();
 
     const rotated = await call(alice, 'POST', `/api/signalbot/bots/${eth.id}/secret`);
     expect(rotated.status).toBe(200);
@@ -166,7 +166,7 @@ describe('Signal bot calls and webhook (/signalbot) on a paper account', () => {
     expect(old.status).toBe(401);
     expect(old.body.error).toBe('wrong_secret');
     eth.secret = rotated.body.secret;
-    expect((await call(alice, 'GET', `/api/signalbot/bots/${eth.id}/secret`)).body.secret).toBe(eth.secret);
+    expect((await view(alice, eth.id)).secret_rotated_reason).toBe('user');
   });
 
   it('rejects each bad signal with a 4xx and logs it with the reason, without the secret', async () => {
@@ -270,15 +270,16 @@ describe('Signal bot calls and webhook (/signalbot) on a paper account', () => {
     );
   });
 
-  it('limits signals per bot: 429 with Retry-After, logged', async () => {
+  it('limits authenticated signals per bot: 429 with Retry-After, logged', async () => {
     const r = await create(bob, { symbol: 'ETH/USDT', amount: 20, max_position: 100 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const id = r.body.id as string;
+    // Right secret, wrong symbol: authenticated, so each counts toward the bot's limit; nothing trades.
     for (let i = 0; i < SIGNAL_LIMITS.ratePerMinute; i++) {
-      const w = await hook(id, { secret: 'wrong', action: 'buy', symbol: 'ETH/USDT' });
-      expect(w.status).toBe(401);
+      const w = await hook(id, { secret: r.body.secret, action: 'buy', symbol: 'BTC/USDT' });
+      expect(w.status).toBe(400);
     }
-    // Even with the right secret: the bot has had its 30 requests this minute.
+    // The bot has had its 30 signals this minute.
     const limited = await hook(id, { secret: r.body.secret, action: 'buy', symbol: 'ETH/USDT', id: 'x' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);

@@ -4,9 +4,10 @@ import { z } from 'zod';
  * Signal bot calls (`/signalbot`, issue 15 §2; the spec shows no screen content, so the texts are ours).
  * A signal bot trades one spot pair on one connected account on signals posted to its webhook, for
  * example by TradingView alerts: `POST /api/signalbot/webhook/{id}` with JSON
- * `{secret, action: "buy"|"sell"|"close", symbol, amount?, id?}`. Every signal is logged (accepted or
- * rejected and why, with the orders it produced); an `id` seen before is answered 200 with
- * `duplicate: true` and trades nothing.
+ * `{secret, action: "buy"|"sell"|"close", symbol, amount?, id?, time?}`. Every signal is logged (accepted
+ * or rejected and why, with the orders it produced); an `id` seen before is answered 200 with
+ * `duplicate: true` and trades nothing; a `time` more than 5 minutes from the server's clock is refused.
+ * The secret is shown once (at creation and on rotation) and stored only as its SHA-256 hash.
  *
  * Every text has a stable key (the object keys below): the web page translates by key
  * (`signal.messages.<key>`, `signal.reasons.<reason>`) and fills the `{placeholders}` with `fillMessage`.
@@ -39,6 +40,9 @@ export const SIGNAL_MESSAGES = {
   stopping: 'The signal bot is still stopping: it is selling its position. Check again in a moment.',
   badKeepAssets: 'keep_assets must be true or false.',
   secretRotated: 'New secret generated. Update your alerts: the old secret no longer works.',
+  /** The card's notice after a password change replaced the secret (issue 37 point 9). */
+  secretRotatedPassword:
+    "Your password was changed on {time}, so this bot's webhook secret was replaced: alerts with the old secret are rejected. Rotate the secret to get a new one and update your alerts.",
   /** Webhook answers. */
   accepted: 'Signal accepted.',
   executed: 'Signal executed.',
@@ -46,10 +50,12 @@ export const SIGNAL_MESSAGES = {
   duplicate: 'Signal {id} was already received; nothing was traded.',
   /** The page. */
   templateHint:
-    'Paste this as the alert message in TradingView and set the webhook URL above. {{strategy.order.action}} sends buy or sell; {{timenow}} makes each alert unique, so a repeated alert trades once.',
-  revealSecret: 'Reveal secret',
+    'Paste this as the alert message in TradingView and set the webhook URL above. {{strategy.order.action}} sends buy or sell; {{timenow}} as id makes each alert unique, so a repeated alert trades once, and as time makes an alert older than 5 minutes (a replay) be refused.',
+  secretOnce: 'Copy this secret now: you will not see it again. Only its hash is stored.',
+  secretHidden: 'Shown only once, when the bot is created or the secret is rotated.',
   rotateSecret: 'Rotate secret',
-  rotateConfirm: 'Generate a new secret? Alerts that still use the old one will be rejected.',
+  rotateConfirm:
+    'Generate a new secret? It is shown once; alerts that still use the old one will be rejected.',
   copy: 'Copy',
   copied: 'Copied',
   noSignals: 'No signal received yet.',
@@ -71,6 +77,12 @@ export const SIGNAL_REASONS = {
   over_max_position: 'Amount {amount} is over the max position ({max}).',
   bot_stopped: 'The bot is stopped.',
   rate_limited: 'More than {max} signals in a minute: try again in {retry} s.',
+  too_many_failures:
+    'More than {max} requests without the right secret from this address in a minute: try again in {retry} s.',
+  bad_time:
+    'time must be an ISO 8601 date with its zone (such as 2026-01-31T12:00:00Z) or epoch seconds or milliseconds.',
+  stale_time:
+    "The signal's time ({time}) is {age} s from the server's clock, more than {max} s: a replayed or delayed signal is refused.",
   max_position: 'The position would exceed the max position.',
   below_min_cost: 'The order would be below the minimum cost of the pair.',
   no_position: 'There is no position to sell.',
@@ -82,13 +94,20 @@ export const SIGNAL_REASONS = {
 } as const;
 export type SignalReason = keyof typeof SIGNAL_REASONS;
 
-/** Webhook limits: the body (bytes), each text field, the rate per bot. */
+/**
+ * Webhook limits: the body (bytes), each text field, the rate per bot (authenticated signals only), the
+ * requests without the right secret per address (IPv6 per /64) and per bot and address, per minute, and
+ * the time window of a signal that carries a time (seconds either side of the server's clock).
+ */
 export const SIGNAL_LIMITS = {
   bodyBytes: 4096,
   secretChars: 200,
   symbolChars: 40,
   idChars: 128,
   ratePerMinute: 30,
+  failuresPerAddress: 60,
+  failuresPerBotAddress: 20,
+  timeWindowS: 300,
   /** Signals per page of the log (default and most). */
   perPage: 20,
   maxPerPage: 100,
@@ -99,6 +118,9 @@ export type SignalAction = (typeof SIGNAL_ACTIONS)[number];
 
 export const SIGNAL_STATUSES = ['accepted', 'executed', 'skipped', 'rejected', 'duplicate'] as const;
 export type SignalStatus = (typeof SIGNAL_STATUSES)[number];
+
+/** Why a webhook secret was replaced: the owner's rotate call, or the owner's password change. */
+export type SignalSecretRotation = 'user' | 'password_change';
 
 /** Bot status on the page (the bot row's status; `error` when the runner reports a problem). */
 export type SignalBotStatus = 'active' | 'stopped' | 'error';
@@ -143,7 +165,9 @@ export type SignalListQuery = z.infer<typeof signalListQuery>;
 /**
  * The webhook's JSON (TradingView's alert message can send exactly this). `action` is matched without
  * case; `amount` is in the quote currency (a number or a numeric string) and defaults to the bot's
- * amount per signal; `id` (any text up to 128 chars, e.g. `{{timenow}}`) makes the signal idempotent.
+ * amount per signal; `id` (any text up to 128 chars, e.g. `{{timenow}}`) makes the signal idempotent;
+ * `time` (or `timestamp`): when the signal was sent, ISO 8601 with a zone (TradingView's `{{timenow}}`)
+ * or epoch seconds or milliseconds; a signal whose time is more than 5 minutes off is refused.
  * The server parses with this schema itself (not as the route's schema) so each rejection is logged.
  */
 export const signalWebhookPayload = z.object({
@@ -155,12 +179,26 @@ export const signalWebhookPayload = z.object({
     .union([z.string().max(SIGNAL_LIMITS.idChars), z.number()])
     .optional()
     .nullable(),
+  time: z
+    .union([z.string().max(64), z.number()])
+    .optional()
+    .nullable(),
+  timestamp: z
+    .union([z.string().max(64), z.number()])
+    .optional()
+    .nullable(),
 });
 export type SignalWebhookPayload = z.infer<typeof signalWebhookPayload>;
 
 /** The TradingView alert message the page shows (secret and symbol filled in). */
 export function signalTemplate(secret: string, symbol: string): string {
-  return JSON.stringify({ secret, action: '{{strategy.order.action}}', symbol, id: '{{timenow}}' });
+  return JSON.stringify({
+    secret,
+    action: '{{strategy.order.action}}',
+    symbol,
+    id: '{{timenow}}',
+    time: '{{timenow}}',
+  });
 }
 
 /** One signal bot (list and create). Figures in the quote currency; position from the strategy. */
@@ -177,7 +215,11 @@ export interface SignalBotView {
   /** Problem code and text when status is error. */
   problem: string | null;
   reason: { en: string; es: string } | null;
+  /** On PUBLIC_URL (never on the request's Host header). */
   webhook_url: string;
+  /** When the secret was last replaced (null: never since creation) and why. */
+  secret_rotated_at: string | null;
+  secret_rotated_reason: SignalSecretRotation | null;
   position_qty: number;
   avg_entry: number;
   /** Last price (null when not available). */
@@ -225,6 +267,7 @@ export interface SignalCreateResponse {
   bot: SignalBotView;
   id: string;
   webhook_url: string;
+  /** The webhook secret: answered here and on rotation only, never readable afterwards. */
   secret: string;
 }
 export interface SignalListResponse {

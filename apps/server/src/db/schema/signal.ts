@@ -15,16 +15,22 @@ import { bots } from './bots';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** A Signal bot's webhook (migration 0308): its sealed secret and the last signal seq it gave out. */
+/**
+ * A Signal bot's webhook (migrations 0308, 0830): the hash of its secret and the last signal seq it gave
+ * out. The secret itself is shown once (creation, rotation) and never stored.
+ */
 export const signalBots = pgTable('signal_bots', {
   botId: uuid('bot_id')
     .primaryKey()
     .references(() => bots.id, { onDelete: 'cascade' }),
-  /** SecretBox-sealed webhook secret (32 random bytes, base64url). */
-  secretEnc: text('secret_enc').notNull(),
+  /** SHA-256 hex of the webhook secret (32 random bytes, base64url); null only before conversion. */
+  secretHash: text('secret_hash'),
+  /** Legacy: the sealed secret of migration 0308, hashed and cleared on start (secrets.ts). */
+  secretEnc: text('secret_enc'),
   /** Seq of the last accepted signal; bumped in the transaction that records the next one. */
   lastSeq: integer('last_seq').notNull().default(0),
   secretRotatedAt: ts('secret_rotated_at'),
+  secretRotatedReason: text('secret_rotated_reason', { enum: ['user', 'password_change'] }),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 

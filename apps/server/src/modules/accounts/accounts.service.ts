@@ -22,6 +22,7 @@ import {
 } from './passwords';
 import { canOpenLogoArea, canTrade, isSupportEmail } from './roles';
 import { SessionsRepository, type SessionUser } from './sessions.repository';
+import { rotateSignalSecretsForUser } from '../bots/signal/secrets';
 import { TwoFactorService } from './twofa.service';
 import { UsersRepository } from './users.repository';
 
@@ -223,6 +224,8 @@ export class AccountsService {
     if (!(await this.codes.consume(check.id))) throw badRequest(CODE_MESSAGES.missing);
     await this.users.setPassword(user.id, passwordHash);
     await this.sessions.revokeAllForUser(user.id, user.sessionId);
+    // Signal bots' webhook secrets are replaced too, with a notice (issue 37 point 9); never throws.
+    await rotateSignalSecretsForUser(this.ctx, user);
     this.audit('password_changed', { userId: user.id });
     await this.mailer
       .send(templates.passwordChanged(user.email, mailLanguage(user.language)))

@@ -1,7 +1,10 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { SignalSecretRotation } from '@bytx/contract';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import {
+  botEvents,
   botOrders,
+  bots,
   signalBots,
   signalEvents,
   type SignalEventOrder,
@@ -25,12 +28,23 @@ const isUniqueViolation = (err: unknown) => {
   return String(e.cause?.code ?? e.code) === '23505';
 };
 
-/** signal_bots and signal_events (migration 0308). */
+/** Code of the bot event written when a secret is replaced (`bot_events.code`; params `{reason}`). */
+export const SIGNAL_SECRET_EVENT = 'signal_secret_rotated';
+
+/** signal_bots and signal_events (migrations 0308, 0830). */
 export class SignalRepository {
   constructor(private readonly db: Db) {}
 
-  async insertBot(botId: string, secretEnc: string): Promise<void> {
-    await this.db.insert(signalBots).values({ botId, secretEnc });
+  /** A new bot's webhook row with the hash of its secret (secrets.ts). */
+  async insertBot(botId: string, secretHash: string): Promise<void> {
+    await this.db.insert(signalBots).values({ botId, secretHash });
+  }
+
+  /** The webhook rows of these bots (the list shows when and why each secret was replaced). */
+  async bots(botIds: string[]): Promise<Map<string, SignalBotRow>> {
+    if (botIds.length === 0) return new Map();
+    const rows = await this.db.select().from(signalBots).where(inArray(signalBots.botId, botIds));
+    return new Map(rows.map((r) => [r.botId, r]));
   }
 
   async bot(botId: string): Promise<SignalBotRow | null> {
@@ -38,11 +52,61 @@ export class SignalRepository {
     return row ?? null;
   }
 
-  async setSecret(botId: string, secretEnc: string): Promise<void> {
-    await this.db
+  /**
+   * Replaces secrets by new hashes (the old secrets stop working at once), each with a `warn` event in
+   * the bot's event log naming the reason, in one transaction.
+   */
+  async replaceSecrets(rows: { botId: string; hash: string }[], reason: SignalSecretRotation): Promise<void> {
+    if (rows.length === 0) return;
+    const at = new Date();
+    await this.db.transaction(async (tx) => {
+      for (const r of rows) {
+        await tx
+          .update(signalBots)
+          .set({ secretHash: r.hash, secretEnc: null, secretRotatedAt: at, secretRotatedReason: reason })
+          .where(eq(signalBots.botId, r.botId));
+      }
+      await tx.insert(botEvents).values(
+        rows.map((r) => ({
+          botId: r.botId,
+          ts: at,
+          level: 'warn' as const,
+          code: SIGNAL_SECRET_EVENT,
+          params: { reason },
+        })),
+      );
+    });
+  }
+
+  /** The user's Signal bots (any status) with their webhook rows. */
+  async botsOfUser(userId: string): Promise<{ botId: string; exchange: string; symbol: string }[]> {
+    return this.db
+      .select({ botId: signalBots.botId, exchange: bots.exchange, symbol: bots.symbol })
+      .from(signalBots)
+      .innerJoin(bots, eq(bots.id, signalBots.botId))
+      .where(eq(bots.userId, userId))
+      .orderBy(asc(bots.startedAt));
+  }
+
+  /** Webhook rows whose secret is still sealed (created before migration 0830). */
+  async sealedSecrets(): Promise<{ botId: string; secretEnc: string }[]> {
+    const rows = await this.db
+      .select({ botId: signalBots.botId, secretEnc: signalBots.secretEnc })
+      .from(signalBots)
+      .where(and(isNull(signalBots.secretHash), isNotNull(signalBots.secretEnc)));
+    return rows.flatMap((r) => (r.secretEnc === null ? [] : [{ botId: r.botId, secretEnc: r.secretEnc }]));
+  }
+
+  /** Stores the hash of a sealed secret and clears the sealed value (unless it changed meanwhile). */
+  async convertSealed(botId: string, secretEnc: string, secretHash: string): Promise<boolean> {
+    const rows = await this.db
       .update(signalBots)
-      .set({ secretEnc, secretRotatedAt: new Date() })
-      .where(eq(signalBots.botId, botId));
+      .set({ secretHash, secretEnc: null })
+      .where(
+        and(eq(signalBots.botId, botId), eq(signalBots.secretEnc, secretEnc), isNull(signalBots.secretHash)),
+      )
+      .returning({ botId: signalBots.botId });
+    return rows.length > 0;
   }
 
   /** Logs a signal that was not recorded for execution (rejected, or a duplicate of an accepted id). */

@@ -18,14 +18,14 @@ import { createSignalBot, SignalConfigError, signalSummary, type SignalState } f
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../../context';
 import { bots as botsTable } from '../../../db/schema/index';
-import { randomToken } from '../../../lib/crypto';
 import { badRequest, HttpError, notFound } from '../../../lib/errors';
 import { parseLooseNumber, problemText } from '../bot-input';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotsService } from '../bots.service';
 import { dcaMarketRules } from '../market-rules';
 import { strategyIdOf, type BotRunner } from '../runner';
-import type { SignalEventRow, SignalRepository } from './repository';
+import type { SignalBotRow, SignalEventRow, SignalRepository } from './repository';
+import { newSecret } from './secrets';
 import { SIGNAL, type SignalConfigJson, type SignalWebhook } from './webhook';
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
@@ -33,13 +33,16 @@ const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
 const isEmpty = (v: unknown) =>
   v === undefined || v === null || (typeof v === 'string' && asciiTrim(v) === '');
 
-/** The webhook URL of a bot, on the origin the user reached the server by. */
-export const webhookUrl = (origin: string, id: string) => `${origin}/api/signalbot/webhook/${id}`;
+/**
+ * The webhook URL of a bot, on PUBLIC_URL (config.publicUrl, no trailing slash): never on the request's
+ * Host header, which whoever sends the request chooses (issue 37 point 13).
+ */
+export const webhookUrl = (publicUrl: string, id: string) => `${publicUrl}/api/signalbot/webhook/${id}`;
 
 /**
  * The Signal bot's calls (`/signalbot`, issue 15 §2): create (exchange connected, pair listed, amount
- * and max position checked), list (active first), stop, reveal and rotate the webhook secret, and the
- * signal log. Every call acts on the session user's bots only: another user's bot is a 404, as if it
+ * and max position checked), list (active first), stop, rotate the webhook secret (shown once: at
+ * creation and on rotation; stored as a hash, secrets.ts), and the signal log. Every call acts on the session user's bots only: another user's bot is a 404, as if it
  * did not exist.
  */
 export class SignalService {
@@ -58,7 +61,7 @@ export class SignalService {
 
   view(
     row: BotRow,
-    origin: string,
+    hook: SignalBotRow | undefined,
     counts: { accepted: number; rejected: number } | undefined,
     price: number | null,
   ): SignalBotView {
@@ -82,7 +85,9 @@ export class SignalService {
       status: row.problem ? 'error' : row.status,
       problem: row.problem,
       reason: row.problem ? problemText(row.problem, row.problemDetail) : null,
-      webhook_url: webhookUrl(origin, row.id),
+      webhook_url: webhookUrl(this.ctx.config.publicUrl, row.id),
+      secret_rotated_at: hook?.secretRotatedAt?.toISOString() ?? null,
+      secret_rotated_reason: hook?.secretRotatedReason ?? null,
       position_qty: round(s.qty, 12),
       avg_entry: round(s.avgEntry, 10),
       price,
@@ -102,7 +107,7 @@ export class SignalService {
   }
 
   /** POST /api/signalbot/bots. */
-  async create(userId: string, body: SignalCreateBody, origin: string): Promise<SignalCreateResponse> {
+  async create(userId: string, body: SignalCreateBody): Promise<SignalCreateResponse> {
     const exchange = asciiTrim(body.exchange ?? '').toLowerCase();
     if (!exchange) throw badRequest(SIGNAL_MESSAGES.noExchange, { field: 'exchange' });
     if (isEmpty(body.symbol)) throw badRequest(SIGNAL_MESSAGES.noSymbol, { field: 'symbol' });
@@ -188,7 +193,8 @@ export class SignalService {
     // The price read now, so a first signal before the first tick is sized right.
     state = { ...state, lastPrice: price, lastTs: Date.now() };
     const config: SignalConfigJson = { amount, max_position: max };
-    const secret = randomToken();
+    // Answered once, below; only its hash is kept.
+    const { secret, hash } = newSecret();
     let row: BotRow;
     try {
       row = await this.repo.insertBot(
@@ -210,14 +216,14 @@ export class SignalService {
       throw this.bots.uniqueViolation(err, exchange, symbol, 'Spot', SIGNAL_MESSAGES.alreadyActive) ?? err;
     }
     try {
-      await this.signals.insertBot(id, this.ctx.secretBox.seal(secret));
+      await this.signals.insertBot(id, hash);
     } catch (err) {
       await this.ctx.db.delete(botsTable).where(eq(botsTable.id, id));
       throw err;
     }
     const after = await this.bots.launch(id, SIGNAL_MESSAGES.createFailed);
     if (after) row = after;
-    const bot = this.view(row, origin, undefined, price);
+    const bot = this.view(row, undefined, undefined, price);
     return {
       success: true,
       message: SIGNAL_MESSAGES.created,
@@ -229,15 +235,16 @@ export class SignalService {
   }
 
   /** GET /api/signalbot/bots: the user's signal bots, active first (oldest first), then the stopped. */
-  async list(userId: string, origin: string): Promise<SignalBotView[]> {
+  async list(userId: string): Promise<SignalBotView[]> {
     const active = await this.repo.listByUser(userId, 'active', SIGNAL);
     const closed = await this.repo.listByUser(userId, 'closed', SIGNAL);
     const rows = [...active, ...closed];
     const counts = await this.signals.counts(rows.map((r) => r.id));
+    const hooks = await this.signals.bots(rows.map((r) => r.id));
     const prices = await Promise.all(
       rows.map((r) => (r.status === 'active' ? this.priceOf(r) : Promise.resolve(null))),
     );
-    return rows.map((r, i) => this.view(r, origin, counts.get(r.id), prices[i] ?? null));
+    return rows.map((r, i) => this.view(r, hooks.get(r.id), counts.get(r.id), prices[i] ?? null));
   }
 
   /** A signal bot of this user (any status), else 404: another user's bot is not revealed. */
@@ -260,19 +267,15 @@ export class SignalService {
     };
   }
 
-  /** GET /api/signalbot/bots/{id}/secret. */
-  async revealSecret(userId: string, id: string): Promise<string> {
-    await this.ownBot(userId, id);
-    const hook = await this.signals.bot(id);
-    if (!hook) throw notFound(SIGNAL_MESSAGES.notFound);
-    return this.ctx.secretBox.open(hook.secretEnc);
-  }
-
-  /** POST /api/signalbot/bots/{id}/secret: a new secret; the old one stops working at once. */
+  /**
+   * POST /api/signalbot/bots/{id}/secret (after a recent authentication, routes.ts): a new secret,
+   * answered this once; the old one stops working at once. A `warn` event goes to the bot's event log.
+   */
   async rotateSecret(userId: string, id: string): Promise<string> {
     await this.ownBot(userId, id);
-    const secret = randomToken();
-    await this.signals.setSecret(id, this.ctx.secretBox.seal(secret));
+    if (!(await this.signals.bot(id))) throw notFound(SIGNAL_MESSAGES.notFound);
+    const { secret, hash } = newSecret();
+    await this.signals.replaceSecrets([{ botId: id, hash }], 'user');
     return secret;
   }
 

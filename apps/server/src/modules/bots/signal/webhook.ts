@@ -15,11 +15,14 @@ import {
 import { SIGNAL_ACTION, type SignalSkipReason, type SignalState } from '@bytx/engine';
 import type { AppContext } from '../../../context';
 import type { SignalEventOrder } from '../../../db/schema/index';
-import { safeEqual } from '../../../lib/crypto';
 import { parseLooseNumber } from '../bot-input';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotRunner } from '../runner';
+import { addressKey, parseSignalTime, SignalRateLimiter, withinWindow } from './guards';
 import type { SignalEventRow, SignalRepository } from './repository';
+import { secretMatches } from './secrets';
+
+export { SignalRateLimiter } from './guards';
 
 /** `bots.kind` of the Signal bot (the engine's signalBot.kind). */
 export const SIGNAL = 'signal';
@@ -47,45 +50,6 @@ export interface WebhookAnswer {
   body: SignalWebhookResponse;
   /** Seconds (429). */
   retryAfter?: number;
-}
-
-/**
- * Signals per bot per minute, in memory (a sliding window of request times). Every request to a bot's
- * URL counts, wrong secrets included, so guessing a secret is bounded too. The first refused request
- * of each window is logged; the rest of a flood is answered 429 without a row each.
- */
-export class SignalRateLimiter {
-  private readonly hits = new Map<string, number[]>();
-  private readonly loggedUntil = new Map<string, number>();
-
-  constructor(
-    readonly max: number,
-    private readonly windowMs = 60_000,
-  ) {}
-
-  hit(key: string, now: number): { ok: true } | { ok: false; retryAfterS: number; log: boolean } {
-    const list = (this.hits.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    if (list.length >= this.max) {
-      this.hits.set(key, list);
-      const freeAt = list[0]! + this.windowMs;
-      const log = now >= (this.loggedUntil.get(key) ?? 0);
-      if (log) this.loggedUntil.set(key, freeAt);
-      return { ok: false, retryAfterS: Math.max(1, Math.ceil((freeAt - now) / 1000)), log };
-    }
-    list.push(now);
-    this.hits.set(key, list);
-    if (this.hits.size > 10_000) this.prune(now);
-    return { ok: true };
-  }
-
-  private prune(now: number): void {
-    for (const [k, list] of this.hits) {
-      if (!list.some((t) => t > now - this.windowMs)) {
-        this.hits.delete(k);
-        this.loggedUntil.delete(k);
-      }
-    }
-  }
 }
 
 /** A symbol as TradingView may send it: `ETH/USDT`, `ETHUSDT`, `BINANCE:ETHUSDT`, `eth-usdt`. */
@@ -125,6 +89,9 @@ const REJECT_STATUS: Partial<Record<SignalReason, number>> = {
   over_max_position: 400,
   bot_stopped: 409,
   rate_limited: 429,
+  too_many_failures: 429,
+  bad_time: 400,
+  stale_time: 400,
 };
 
 const reasonText = (reason: SignalReason, params: Record<string, string | number> = {}) =>
@@ -139,7 +106,16 @@ const reasonText = (reason: SignalReason, params: Record<string, string | number
  * strategy's `lastSeq` makes a second feed of the same seq a no-op, so a signal trades at most once.
  */
 export class SignalWebhook {
+  /** Authenticated signals per bot per minute. */
   readonly limiter: SignalRateLimiter;
+  /** Requests without the right secret, per address (every bot) and per bot and address, per minute. */
+  readonly failuresByAddress = new SignalRateLimiter(SIGNAL_LIMITS.failuresPerAddress);
+  readonly failuresByBotAddress = new SignalRateLimiter(SIGNAL_LIMITS.failuresPerBotAddress);
+  /**
+   * Rows logged for requests without the right secret, per bot per minute: requests from many
+   * addresses are each answered, but the bot's log (the database) grows by at most this many a minute.
+   */
+  private readonly failureRows = new SignalRateLimiter(SIGNAL_LIMITS.ratePerMinute);
   /** One feeding chain per bot in this process: signals reach the strategy in seq order. */
   private readonly chains = new Map<string, Promise<void>>();
   private closed = false;
@@ -213,23 +189,59 @@ export class SignalWebhook {
       };
     };
 
-    const rl = this.limiter.hit(bot.id, Date.now());
+    const now = Date.now();
+    // The secret first: nothing else is told to a caller who does not know it. A request with the right
+    // secret is never held back by the requests without it (issue 37 point 4): those are limited per
+    // address, so forged requests cannot lock the owner out — even when both come from one address, as
+    // every TradingView alert does (TradingView sends from a few shared addresses).
+    if (!isObject(parsed) || !secretMatches(this.ctx, hook, parsed.secret)) {
+      const addr = addressKey(req.ip);
+      const pair = `${bot.id}|${addr}`;
+      const byPair = this.failuresByBotAddress.peek(pair, now);
+      const over = byPair ?? this.failuresByAddress.peek(addr, now);
+      if (over) {
+        // Logged once per window per key; the rest of a flood gets no row each.
+        const max = byPair ? SIGNAL_LIMITS.failuresPerBotAddress : SIGNAL_LIMITS.failuresPerAddress;
+        const answer = await reject(
+          'too_many_failures',
+          { max, retry: over.retryAfterS },
+          over.log && this.failureRows.hit(bot.id, now).ok,
+        );
+        return { ...answer, retryAfter: over.retryAfterS };
+      }
+      this.failuresByBotAddress.hit(pair, now);
+      this.failuresByAddress.hit(addr, now);
+      const log = this.failureRows.hit(bot.id, now).ok;
+      if (req.tooLarge) return reject('too_large', { max: SIGNAL_LIMITS.bodyBytes }, log);
+      if (parseError !== null || !obj) return reject('malformed', { detail: parseError ?? 'no body' }, log);
+      return reject('wrong_secret', {}, log);
+    }
+
+    // Authenticated: only these count toward the bot's own limit.
+    const rl = this.limiter.hit(bot.id, now);
     if (!rl.ok) {
       const answer = await reject('rate_limited', { max: this.limiter.max, retry: rl.retryAfterS }, rl.log);
       return { ...answer, retryAfter: rl.retryAfterS };
     }
-    if (req.tooLarge) return reject('too_large', { max: SIGNAL_LIMITS.bodyBytes });
     if (parseError !== null || !obj) return reject('malformed', { detail: parseError ?? 'no body' });
-
-    // The secret first: nothing else is told to a caller who does not know it.
-    const secret = this.ctx.secretBox.open(hook.secretEnc);
-    if (typeof obj.secret !== 'string' || !safeEqual(obj.secret, secret)) return reject('wrong_secret');
 
     const p = signalWebhookPayload.safeParse(obj);
     if (!p.success) {
       const issue = p.error.issues[0];
       const detail = issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid';
       return reject('malformed', { detail });
+    }
+    // Replays: a signal that carries its time is taken only within the window around the server's clock
+    // (with an id, a replay inside the window is a duplicate; without a time, nothing bounds a replay).
+    const rawTime = p.data.time ?? p.data.timestamp;
+    const at = parseSignalTime(rawTime);
+    if (at === 'bad') return reject('bad_time');
+    if (at !== null && !withinWindow(at, now)) {
+      return reject('stale_time', {
+        time: new Date(at).toISOString(),
+        age: Math.round((now - at) / 1000),
+        max: SIGNAL_LIMITS.timeWindowS,
+      });
     }
     const action = p.data.action.trim().toLowerCase();
     if (!(SIGNAL_ACTIONS as readonly string[]).includes(action)) {
