@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- JSON answers read loosely */
-import { ANVIL_ACCOUNTS } from '@bytx/chain/node';
+import { ANVIL_ACCOUNTS, ANVIL_DEV_ADDRESSES } from '@bytx/chain/node';
 import { CHAIN_MESSAGES, EARNINGS_MESSAGES, fillMessage } from '@bytx/contract';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainOf, isAddr, mine, timeTravel, userWallet } from './chain-helpers';
+import { chainOf, isAddr, mine, proofFor, timeTravel, userWallet } from './chain-helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createTestUser>>;
@@ -20,17 +20,18 @@ describe('chain API on the embedded chain', () => {
   const call = apiCaller(() => t.app);
 
   beforeAll(async () => {
-    t = await makeTestApp({ CHAIN: 'embedded' });
+    t = await makeTestApp({ CHAIN: 'embedded', PUBLIC_URL: 'https://bytx.example' });
     alice = await createTestUser(t);
     bob = await createTestUser(t);
   }, 60_000);
   afterAll(async () => t?.close());
 
   it('tells where the chain is: mode, chain id, the proxy as RPC URL, contracts, owner, faucet', async () => {
+    // A forged Host header does not move the RPC URL: it comes from PUBLIC_URL (issue 37).
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/chain',
-      headers: { host: 'bytx.example:8080' },
+      headers: { host: 'evil.example:8080' },
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -38,13 +39,16 @@ describe('chain API on the embedded chain', () => {
       success: true,
       mode: 'embedded',
       chainId: 42161,
-      rpcUrl: 'http://bytx.example:8080/api/chain/rpc',
+      rpcUrl: 'https://bytx.example/api/chain/rpc',
       explorerUrl: null,
-      owner: ANVIL_ACCOUNTS[0]!.address,
+      owner: chainOf(t).runtime.owner,
       faucet: true,
       confirmations: 2,
       ready: true,
     });
+    // The install's own key owns the contracts, never one of anvil's public dev accounts.
+    expect(isAddr(body.owner)).toBe(true);
+    expect(ANVIL_DEV_ADDRESSES.has(body.owner.toLowerCase())).toBe(false);
     for (const k of ['token', 'sale', 'pool', 'plans', 'usdt', 'usdc'])
       expect(isAddr(body.addresses[k])).toBe(true);
     // Recorded, so the next start reuses them.
@@ -87,7 +91,7 @@ describe('chain API on the embedded chain', () => {
       Array.from({ length: 21 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId' })),
     );
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json().error.message).toMatch(/1 to 20/);
+    expect(tooMany.json().error.message).toMatch(/1 to 10/);
     const big = await t.app.inject({
       method: 'POST',
       url: '/api/chain/rpc',
@@ -172,6 +176,7 @@ describe('chain API on the embedded chain', () => {
       const res = await call(alice, 'POST', '/api/earnings', {
         address: wa.address.toLowerCase(),
         force: false,
+        ...(await proofFor(t, alice, wa.account)),
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject({
@@ -208,11 +213,18 @@ describe('chain API on the embedded chain', () => {
       });
       expect((await call(alice, 'GET', '/api/earnings/wallet')).body.address).toBe(wa.address);
 
-      const switched = await call(alice, 'POST', '/api/earnings', { address: wb.address, force: true });
+      const switched = await call(alice, 'POST', '/api/earnings', {
+        address: wb.address,
+        force: true,
+        ...(await proofFor(t, alice, wb.account)),
+      });
       expect(switched.status).toBe(200);
       expect(switched.body).toMatchObject({ address: wb.address, balance: 0, wallet_tokens: 1_000 });
       // Now wa is free for bob.
-      const bobs = await call(bob, 'POST', '/api/earnings', { address: wa.address });
+      const bobs = await call(bob, 'POST', '/api/earnings', {
+        address: wa.address,
+        ...(await proofFor(t, bob, wa.account)),
+      });
       expect(bobs.status).toBe(200);
       expect(bobs.body.balance).toBe(4_000);
       const back = await call(alice, 'POST', '/api/earnings', { address: wa.address, force: true });
@@ -225,19 +237,27 @@ describe('chain API on the embedded chain', () => {
       expect((await call(bob, 'POST', '/api/delete_wallet', {})).body.message).toBe(
         EARNINGS_MESSAGES.noWallet,
       );
-      expect((await call(alice, 'POST', '/api/earnings', { address: wa.address, force: true })).status).toBe(
-        200,
-      );
+      const relinked = await call(alice, 'POST', '/api/earnings', {
+        address: wa.address,
+        force: true,
+        ...(await proofFor(t, alice, wa.account)),
+      });
+      expect(relinked.status).toBe(200);
       expect((await call(null, 'POST', '/api/earnings', { address: wa.address })).status).toBe(401);
     });
 
     it('gives a wallet to one of two users who ask for it at once', async () => {
       const carol = await createTestUser(t);
       const dave = await createTestUser(t);
-      const fresh = userWallet(t).address;
+      const freshWallet = userWallet(t);
+      const fresh = freshWallet.address;
+      const [pc, pd] = [
+        await proofFor(t, carol, freshWallet.account),
+        await proofFor(t, dave, freshWallet.account),
+      ];
       const [c, d] = await Promise.all([
-        call(carol, 'POST', '/api/earnings', { address: fresh }),
-        call(dave, 'POST', '/api/earnings', { address: fresh }),
+        call(carol, 'POST', '/api/earnings', { address: fresh, ...pc }),
+        call(dave, 'POST', '/api/earnings', { address: fresh, ...pd }),
       ]);
       expect([c.status, d.status].sort()).toEqual([200, 409]);
       expect([c, d].find((x) => x.status === 409)!.body.message).toBe(EARNINGS_MESSAGES.walletTaken);
@@ -413,6 +433,7 @@ describe('chain calls with CHAIN=off', () => {
     const addr = ANVIL_ACCOUNTS[3]!.address;
     for (const [method, url, body] of [
       ['POST', '/api/earnings', { address: addr }],
+      ['POST', '/api/earnings/nonce', { address: addr }],
       ['GET', '/api/pool_state'],
       ['POST', '/api/chain/faucet', { address: addr }],
       ['POST', '/api/chain/rpc', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }],

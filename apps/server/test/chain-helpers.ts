@@ -80,7 +80,7 @@ export function userWallet(t: TestApp, key: Hex = generatePrivateKey()) {
         abi: testStablecoinAbi,
         functionName: 'faucet',
         args: [account.address, parseUnits(String(usdt), 6)],
-        account: m.runtime.owner!,
+        account: owner.account,
         chain: null,
       });
       await m.runtime.test().setBalance({ address: account.address, value: 10n ** 18n });
@@ -172,3 +172,23 @@ export async function timeTravel(t: TestApp, seconds: number): Promise<void> {
 }
 
 export const isAddr = (a: unknown): a is Address => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a);
+
+/**
+ * The proof that links a new earnings wallet (issue 37): the server's sign-in message for `user` and
+ * `account.address`, signed with the account's key as a browser wallet's personal_sign would.
+ */
+export async function proofFor(
+  t: TestApp,
+  user: { auth: { authorization: string } },
+  account: PrivateKeyAccount,
+): Promise<{ nonce: string; signature: Hex }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/earnings/nonce',
+    headers: user.auth,
+    payload: { address: account.address },
+  });
+  if (res.statusCode !== 200) throw new Error(`nonce: ${res.statusCode} ${res.body}`);
+  const { nonce, message } = res.json<{ nonce: string; message: string }>();
+  return { nonce, signature: await account.signMessage({ message }) };
+}

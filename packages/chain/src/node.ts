@@ -96,6 +96,14 @@ export const ANVIL_ACCOUNTS: readonly { address: Address; privateKey: Hex }[] = 
   },
 ];
 
+/** anvil's dev accounts, lowercased: their keys are public, so nothing they sign may be trusted. */
+export const ANVIL_DEV_ADDRESSES: ReadonlySet<string> = new Set(
+  ANVIL_ACCOUNTS.map((a) => a.address.toLowerCase()),
+);
+
+/** Wei the dev account gives a new owner for gas, once (at deploy or at the move of ownership): 100 ETH. */
+export const OWNER_GAS_FUNDS = 100n * 10n ** 18n;
+
 /** Deployment split of the 100,000,000-token supply (token base units). */
 export const POOL_LIQUIDITY = 50_000_000n * 10n ** 18n;
 export const SALE_STOCK = 40_000_000n * 10n ** 18n;
@@ -124,7 +132,15 @@ export interface StartAnvilOptions {
   readyTimeoutMs?: number;
   /** Milliseconds between copies of the last complete state to `<stateFile>.good`; default 5,000. */
   backupIntervalMs?: number;
+  /**
+   * The block gas limit (`--gas-limit`), default {@link BLOCK_GAS_LIMIT}: also the most a transaction can
+   * burn, so no single call can hold the node for long.
+   */
+  gasLimit?: number;
 }
+
+/** The embedded node's block gas limit: 30,000,000 gas (Ethereum mainnet's; our heaviest call uses ~0.5M). */
+export const BLOCK_GAS_LIMIT = 30_000_000;
 
 /**
  * What startAnvil found in the state file: `none` (absent, or complete and loaded), `backup` (cut short,
@@ -215,6 +231,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilHandl
     options.stateFile,
     '--state-interval',
     '1',
+    '--gas-limit',
+    String(options.gasLimit ?? BLOCK_GAS_LIMIT),
   ];
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -307,20 +325,26 @@ export async function hasCode(rpcUrl: string, address: Address): Promise<boolean
 }
 
 /**
- * Deploys the five contracts on the embedded chain with anvil account 0 as deployer and owner:
- * USDT and USDC (test stablecoins), the token (whole supply to the deployer), the sale (price 2000),
- * the pool, the plan payments; then 50,000,000 tokens to the pool through `fund` (initial liquidity) and
- * 40,000,000 to the sale. The remaining 10,000,000 stay with the deployer.
+ * Deploys the five contracts on the embedded chain: USDT and USDC (test stablecoins), the token (whole
+ * supply to the deployer), the sale (price 2000), the pool, the plan payments; then 50,000,000 tokens to
+ * the pool through `fund` (initial liquidity) and 40,000,000 to the sale. The remaining 10,000,000 stay
+ * with the deployer, who owns the sale, the pool and the plans.
+ *
+ * The deployer is `ownerKey`, a key generated for this install (the server keeps it sealed), funded
+ * once with {@link OWNER_GAS_FUNDS} by anvil's dev account 0. Without `ownerKey` (the package's own
+ * tests) the deployer is dev account 0 itself, whose key is public: never for a server.
  */
 export async function deployAll({
   rpcUrl,
   chainId,
+  ownerKey,
 }: {
   rpcUrl: string;
   chainId: number;
+  ownerKey?: Hex;
 }): Promise<ChainAddresses & { owner: Address }> {
   const chain = chainFor(chainId, rpcUrl);
-  const account = privateKeyToAccount(ANVIL_ACCOUNTS[0]!.privateKey);
+  const account = privateKeyToAccount(ownerKey ?? ANVIL_ACCOUNTS[0]!.privateKey);
   const owner = account.address;
   // Poll receipts every 200 ms (viem's default is 4 s, which made a deployment take ~17 s at 1 s blocks).
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 200 });
@@ -336,6 +360,7 @@ export async function deployAll({
       if (r.status !== 'success') throw new Error(`deployAll: ${r.transactionHash} reverted`);
     return receipts;
   };
+  if (ownerKey) await fundFromDevAccount(rpcUrl, chainId, owner);
   const addressOf = (receipt: { contractAddress?: Address | null }): Address => {
     if (!receipt.contractAddress) throw new Error('deployAll: a deployment has no contract address');
     return getAddress(receipt.contractAddress);
@@ -418,4 +443,90 @@ export async function deployAll({
     }),
   ]);
   return { token, sale, pool, plans, usdt, usdc, owner };
+}
+
+/** Sends {@link OWNER_GAS_FUNDS} from anvil's dev account 0 to `to` and waits for it (embedded only). */
+async function fundFromDevAccount(rpcUrl: string, chainId: number, to: Address): Promise<void> {
+  const chain = chainFor(chainId, rpcUrl);
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 200 });
+  const dev = createWalletClient({
+    account: privateKeyToAccount(ANVIL_ACCOUNTS[0]!.privateKey),
+    chain,
+    transport: http(rpcUrl),
+  });
+  const hash = await dev.sendTransaction({ to, value: OWNER_GAS_FUNDS });
+  const r = await publicClient.waitForTransactionReceipt({ hash });
+  if (r.status !== 'success') throw new Error(`funding the owner reverted: ${hash}`);
+}
+
+/**
+ * An install deployed before owner keys existed (sale, pool and plans owned by anvil's dev account 0,
+ * whose key is public): hands the three Ownable contracts and the deployer's remaining tokens to
+ * `ownerKey`'s address and funds it for gas once. Signed with dev account 0's own key, straight to the
+ * node (the proxy refuses that key). Idempotent: a contract already owned by the new owner is skipped.
+ */
+export async function moveOwnership({
+  rpcUrl,
+  chainId,
+  addresses,
+  ownerKey,
+}: {
+  rpcUrl: string;
+  chainId: number;
+  addresses: ChainAddresses;
+  ownerKey: Hex;
+}): Promise<Address> {
+  const chain = chainFor(chainId, rpcUrl);
+  const to = privateKeyToAccount(ownerKey).address;
+  const devAccount = privateKeyToAccount(ANVIL_ACCOUNTS[0]!.privateKey);
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 200 });
+  const dev = createWalletClient({ account: devAccount, chain, transport: http(rpcUrl) });
+  const wait = async (hash: Hash) => {
+    const r = await publicClient.waitForTransactionReceipt({ hash });
+    if (r.status !== 'success') throw new Error(`moveOwnership: ${hash} reverted`);
+  };
+  const owned = [
+    { address: addresses.sale, abi: tokenSaleAbi },
+    { address: addresses.pool, abi: earningsPoolAbi },
+    { address: addresses.plans, abi: planPaymentsAbi },
+  ] as const;
+  for (const c of owned) {
+    const current: Address = await publicClient.readContract({
+      address: c.address,
+      abi: c.abi as typeof tokenSaleAbi,
+      functionName: 'owner',
+    });
+    if (current.toLowerCase() === to.toLowerCase()) continue;
+    if (current.toLowerCase() !== devAccount.address.toLowerCase()) {
+      throw new Error(`moveOwnership: ${c.address} is owned by ${current}, not by the dev account`);
+    }
+    await wait(
+      await dev.writeContract({
+        address: c.address,
+        abi: c.abi as typeof tokenSaleAbi,
+        functionName: 'transferOwnership',
+        args: [to],
+      }),
+    );
+  }
+  const left = await publicClient.readContract({
+    address: addresses.token,
+    abi: bytxTokenAbi,
+    functionName: 'balanceOf',
+    args: [devAccount.address],
+  });
+  if (left > 0n) {
+    await wait(
+      await dev.writeContract({
+        address: addresses.token,
+        abi: bytxTokenAbi,
+        functionName: 'transfer',
+        args: [to, left],
+      }),
+    );
+  }
+  if ((await publicClient.getBalance({ address: to })) < OWNER_GAS_FUNDS / 10n) {
+    await fundFromDevAccount(rpcUrl, chainId, to);
+  }
+  return to;
 }

@@ -10,7 +10,8 @@ import { userIdField } from './common';
  * - `POST /api/chain/rpc` → JSON-RPC 2.0 (embedded chain only; an allow-list, {@link RPC_PROXY_METHODS})
  * - `GET /api/chain/tx/{hash}` → {@link ChainTxResponse} (no session)
  * - `POST /api/chain/faucet` {address} → {@link FaucetResponse} (embedded chain only)
- * - `POST /api/earnings` {address, force?} → {@link EarningsResponse}
+ * - `POST /api/earnings/nonce` {address} → {@link EarningsNonceResponse} (the message to sign to link it)
+ * - `POST /api/earnings` {address, force?, nonce?, signature?} → {@link EarningsResponse}
  * - `GET /api/earnings/wallet` → {@link EarningsWalletResponse} (the user's linked wallet, if any)
  * - `GET /api/earnings/history` → {@link EarningsHistoryResponse}
  * - `POST /api/delete_wallet` → `{success}`
@@ -33,6 +34,10 @@ export const EARNINGS_MESSAGES = {
   connected: 'Wallet connected.',
   walletDeleted: 'Wallet disconnected.',
   noWallet: 'No wallet is connected.',
+  /** Linking an address needs a signature from it (issue 37, EIP-4361 style): answered 403. */
+  signatureRequired: 'Sign the message in your wallet to prove this address is yours.',
+  signatureInvalid:
+    'The signature does not prove this address is yours, or the message expired. Please sign again.',
 } as const;
 
 /**
@@ -45,6 +50,8 @@ export const EARNINGS_ERROR_CODES = [
   'wallet_taken',
   'chain_error',
   'chain_off',
+  'signature_required',
+  'signature_invalid',
 ] as const;
 export type EarningsErrorCode = (typeof EARNINGS_ERROR_CODES)[number];
 
@@ -124,7 +131,11 @@ export const RPC_PROXY_METHODS = [
   'eth_getFilterLogs',
   'eth_uninstallFilter',
 ] as const;
-export const RPC_PROXY_LIMITS = { maxBatch: 20, maxBodyBytes: 128 * 1024 } as const;
+/**
+ * The proxy's bounds (issue 37): at most 10 calls a batch; `gas` of eth_call / eth_estimateGas capped at
+ * 30,000,000 (the embedded node's block gas limit; filled in when missing); 128 KB a body.
+ */
+export const RPC_PROXY_LIMITS = { maxBatch: 10, maxBodyBytes: 128 * 1024, maxCallGas: 30_000_000 } as const;
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -205,9 +216,32 @@ export type FaucetResponse = z.infer<typeof faucetResponse>;
 export const earningsBody = z.object({
   address: z.unknown(),
   force: z.union([z.boolean(), z.null()]).optional(),
+  /**
+   * Needed to link an address the user has not linked yet (issue 37): the `nonce` of
+   * `POST /api/earnings/nonce` and the wallet's `personal_sign` of its `message` (65-byte hex).
+   */
+  nonce: z.string().max(64).optional(),
+  signature: z.string().max(1_000).optional(),
   user_id: userIdField,
 });
-export type EarningsBody = { address: string; force?: boolean };
+export type EarningsBody = { address: string; force?: boolean; nonce?: string; signature?: string };
+
+/** Sign-in messages for linking a wallet: valid this long, and at most this many outstanding per user. */
+export const WALLET_LINK = { nonceTtlMs: 600_000, outstanding: 5 } as const;
+
+export const earningsNonceBody = z.object({ address: z.unknown(), user_id: userIdField });
+export const earningsNonceResponse = z.object({
+  success: z.literal(true),
+  /** Checksummed. */
+  address,
+  /** Single use; expires with the message. */
+  nonce: z.string(),
+  /** EIP-4361 (Sign-In with Ethereum) text for the wallet's personal_sign, exactly as to be signed. */
+  message: z.string(),
+  /** ms since the epoch. */
+  expires_at: z.number(),
+});
+export type EarningsNonceResponse = z.infer<typeof earningsNonceResponse>;
 
 export const earningsResponse = z.object({
   success: z.literal(true),
@@ -318,6 +352,20 @@ export const plansResponse = z.object({
       required: z.number().int(),
     }),
   ),
+  /**
+   * Confirmed payments that did not activate their plan (paid fewer tokens than the plan's price at the
+   * payment block's sale price), newest first, with the reason (issue 37).
+   */
+  refused: z
+    .array(
+      z.object({
+        id: z.enum(PLAN_IDS),
+        plan: z.number().int(),
+        tx_hash: txHash,
+        reason: z.string(),
+      }),
+    )
+    .optional(),
   /** Whether this server needs a plan to start bots. */
   required: z.boolean(),
   days: z.number().int(),

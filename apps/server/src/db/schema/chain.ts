@@ -99,6 +99,8 @@ export const chainPlans = pgTable(
     usdCents: integer('usd_cents').notNull(),
     paidAt: ts('paid_at').notNull(),
     confirmedAt: ts('confirmed_at').notNull().defaultNow(),
+    /** Why this payment did not activate its plan (paid below the price at its block); null: it did. */
+    refused: text('refused'),
   },
   (t) => [
     primaryKey({ columns: [t.chainId, t.blockHash, t.logIndex] }),
@@ -125,3 +127,30 @@ export const chainFaucetClaims = pgTable('chain_faucet_claims', {
     .references(() => users.id, { onDelete: 'cascade' }),
   claimedAt: ts('claimed_at').notNull(),
 });
+
+/** The embedded chain's owner key (migration 0810): generated per install, sealed with the SecretBox. */
+export const chainOwnerKeys = pgTable('chain_owner_keys', {
+  chainId: integer('chain_id').primaryKey(),
+  address: text('address').notNull(),
+  keyEnc: text('key_enc').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Sign-in messages handed out to link an earnings wallet (EIP-4361 style): single use, 10 minutes. */
+export const chainWalletNonces = pgTable(
+  'chain_wallet_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    message: text('message').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chain_wallet_nonces_user').on(t.userId),
+    index('chain_wallet_nonces_expiry').on(t.expiresAt),
+  ],
+);

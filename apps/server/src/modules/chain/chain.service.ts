@@ -41,16 +41,23 @@ export class ChainService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Where the chain is; `origin` is how this request reached us (the proxy URL a browser wallet uses). */
-  async info(origin: string): Promise<ChainInfo> {
+  /**
+   * Where the chain is; `publicUrl` is the configured PUBLIC_URL (the proxy URL a browser wallet uses;
+   * never the request's Host). `owner` is the sale's `owner()` as read (a transfer shows within an
+   * indexing round: the indexer forgets the cached owner on OwnershipTransferred).
+   */
+  async info(publicUrl: string): Promise<ChainInfo> {
     const r = this.runtime;
     const addresses = r.ready ? r.currentAddresses : null;
-    const owner = r.mode === 'embedded' ? r.owner : r.mode === 'rpc' ? await this.reader.saleOwner() : null;
+    const owner = addresses
+      ? ((await this.reader.saleOwner()) ?? (r.mode === 'embedded' ? r.owner : null))
+      : null;
     return {
       success: true,
       mode: r.mode,
       chainId: r.chainId,
-      rpcUrl: r.mode === 'embedded' ? `${origin}/api/chain/rpc` : r.mode === 'rpc' ? r.config.rpcUrl : null,
+      rpcUrl:
+        r.mode === 'embedded' ? `${publicUrl}/api/chain/rpc` : r.mode === 'rpc' ? r.config.rpcUrl : null,
       explorerUrl: r.config.explorerUrl,
       addresses,
       owner: addresses ? owner : null,
@@ -146,7 +153,7 @@ export class ChainService {
           abi: testStablecoinAbi,
           functionName: 'faucet',
           args: [address, amount],
-          account: chain.owner,
+          account: wallet.account,
           chain: null,
         });
       const usdtTx = await send(chain.addresses.usdt, parseUnits(String(FAUCET.usdt), 6));

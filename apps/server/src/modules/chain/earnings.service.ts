@@ -1,18 +1,28 @@
+import { randomBytes } from 'node:crypto';
 import {
   EARNINGS_LIMITS,
   EARNINGS_MESSAGES,
+  WALLET_LINK,
   type EarningsHistoryResponse,
+  type EarningsNonceResponse,
   type EarningsResponse,
   type PoolStateResponse,
 } from '@bytx/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { getAddress, isAddress, type Address } from 'viem';
+import { getAddress, isAddress, verifyMessage, type Address, type Hex } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
 import { HttpError } from '../../lib/errors';
 import { tokens, type ChainReader } from './reader';
 import { isUniqueViolation, type ChainRepository } from './repository';
 import type { ChainRuntime } from './runtime';
 
 const refuse = (status: number, message: string, code: string) => new HttpError(status, message, { code });
+
+/** What `POST /api/earnings` carries to link a new address: the nonce and the wallet's signature. */
+export interface WalletProof {
+  nonce?: string;
+  signature?: string;
+}
 
 /**
  * A wallet address as the spec checks it (exactly 42 characters) and as a chain needs it: 0x and 40
@@ -43,9 +53,61 @@ export class EarningsService {
     private readonly reader: ChainReader,
     private readonly repo: ChainRepository,
     private readonly log: FastifyBaseLogger,
+    /** PUBLIC_URL: the domain and URI of the sign-in message (never the request's Host). */
+    private readonly publicUrl: string,
   ) {}
 
-  async earnings(userId: string, rawAddress: unknown, force: boolean): Promise<EarningsResponse> {
+  /**
+   * `POST /api/earnings/nonce`: an EIP-4361 (Sign-In with Ethereum) message naming this server, the
+   * address, the chain and a fresh nonce (16 random bytes), stored for this user and address, valid
+   * 10 minutes and once. The wallet's `personal_sign` of it links the address (`earnings`).
+   */
+  async nonce(userId: string, rawAddress: unknown): Promise<EarningsNonceResponse> {
+    const address = parseWalletAddress(rawAddress);
+    if (this.runtime.mode === 'off') this.runtime.require();
+    const nonce = randomBytes(16).toString('hex');
+    const issuedAt = new Date();
+    const expiresAt = new Date(issuedAt.getTime() + WALLET_LINK.nonceTtlMs);
+    const url = new URL(this.publicUrl);
+    const message = createSiweMessage({
+      domain: url.host,
+      address,
+      statement: 'Link this wallet to my BYTX account for the earnings pool.',
+      uri: this.publicUrl,
+      version: '1',
+      chainId: this.runtime.chainId,
+      nonce,
+      issuedAt,
+      expirationTime: expiresAt,
+    });
+    await this.repo.insertNonce({ nonce, userId, address, message, expiresAt }, WALLET_LINK.outstanding);
+    return { success: true, address, nonce, message, expires_at: expiresAt.getTime() };
+  }
+
+  /**
+   * The proof that the user holds `address`: the nonce handed out to this user for this address (taken
+   * once, here) and a signature of its message that recovers to the address; else 403.
+   */
+  private async checkProof(userId: string, address: Address, proof: WalletProof): Promise<void> {
+    if (!proof.nonce || !proof.signature) {
+      throw refuse(403, EARNINGS_MESSAGES.signatureRequired, 'signature_required');
+    }
+    const invalid = () => refuse(403, EARNINGS_MESSAGES.signatureInvalid, 'signature_invalid');
+    if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) throw invalid();
+    const message = await this.repo.takeNonce(proof.nonce, userId, address);
+    if (!message) throw invalid();
+    const ok = await verifyMessage({ address, message, signature: proof.signature as Hex }).catch(
+      () => false,
+    );
+    if (!ok) throw invalid();
+  }
+
+  async earnings(
+    userId: string,
+    rawAddress: unknown,
+    force: boolean,
+    proof: WalletProof = {},
+  ): Promise<EarningsResponse> {
     const address = parseWalletAddress(rawAddress);
     // CHAIN=off: 404 with its reason.
     if (this.runtime.mode === 'off') this.runtime.require();
@@ -55,6 +117,9 @@ export class EarningsService {
     }
     const holder = await this.repo.holderOf(address);
     if (holder && holder !== userId) throw refuse(409, EARNINGS_MESSAGES.walletTaken, 'wallet_taken');
+    // Linking a new address needs a signature from it (issue 37): nobody squats an address they do
+    // not hold. Consulting the address already linked does not.
+    if (current !== address) await this.checkProof(userId, address, proof);
     let account;
     let pool;
     try {

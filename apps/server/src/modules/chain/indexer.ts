@@ -1,5 +1,5 @@
 import { AUTO_PAY_THRESHOLD, earningsPoolAbi, planPaymentsAbi, tokenSaleAbi } from '@bytx/chain';
-import { EARNINGS_LIMITS } from '@bytx/contract';
+import { EARNINGS_LIMITS, PLAN_CATALOG, PLAN_IDS } from '@bytx/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeEventLog, formatUnits, getAddress, type Address, type Hash, type Log } from 'viem';
 import type { ChainReader } from './reader';
@@ -275,6 +275,7 @@ export class ChainIndexer {
         continue;
       }
       const name = decoded.eventName;
+      if (name === 'OwnershipTransferred' && contract === 'sale') this.reader.forgetOwner();
       const args = jsonArgs(decoded.args);
       const who = ACCOUNT_ARG[name] ? args[ACCOUNT_ARG[name]] : undefined;
       rows.push({
@@ -322,17 +323,26 @@ export class ChainIndexer {
         this.log.warn({ block: height, hash, deleted: n }, 'reorg: events of a replaced block deleted');
         continue;
       }
-      for (const e of events) if (e.contract === 'plans' && e.name === 'PlanPaid') await this.activate(e);
+      for (const e of events)
+        if (e.contract === 'plans' && e.name === 'PlanPaid') await this.activate(chain, e);
       await this.repo.confirm(chain.chainId, hash);
     }
   }
 
-  private async activate(e: ChainEventRow): Promise<void> {
+  /**
+   * A confirmed PlanPaid with a known ref becomes a `chain_plans` row: active when it paid at least the
+   * plan's price in tokens at its block's sale price (and the plan's own USD price), else kept as
+   * refused with the reason (issue 37: a price moved to 1e30 made a plan cost 0 tokens).
+   */
+  private async activate(chain: ReadyChain, e: ChainEventRow): Promise<void> {
     const args = e.args as { ref?: unknown; plan?: unknown; tokens?: unknown; usdCents?: unknown };
     if (typeof args.ref !== 'string') return;
     const userId = await this.repo.userOfRef(args.ref);
     const plan = Number(args.plan);
     if (!userId || ![1, 2, 3].includes(plan)) return;
+    const tokens = typeof args.tokens === 'string' && /^\d+$/.test(args.tokens) ? BigInt(args.tokens) : 0n;
+    const usdCents = Number(args.usdCents ?? 0);
+    const refused = await this.underpaid(chain, e.blockNumber, plan, tokens, usdCents);
     await this.repo.insertPlanPayment({
       chainId: e.chainId,
       blockHash: e.blockHash,
@@ -340,11 +350,46 @@ export class ChainIndexer {
       userId,
       plan,
       txHash: e.txHash,
-      tokens: typeof args.tokens === 'string' ? args.tokens : '0',
-      usdCents: Number(args.usdCents ?? 0),
+      tokens: tokens.toString(),
+      usdCents,
       paidAt: e.blockTime,
+      refused,
     });
-    this.log.info({ userId, plan, tx: e.txHash }, 'plan payment confirmed');
+    if (refused) this.log.warn({ userId, plan, tx: e.txHash, refused }, 'plan payment refused');
+    else this.log.info({ userId, plan, tx: e.txHash }, 'plan payment confirmed');
+  }
+
+  /**
+   * Why a payment does not pay for its plan, or null when it does: the event's USD price must be the
+   * plan's, and its tokens at least `usdCents × 1e4 × 1e18 / price` (the contract's own formula) with
+   * the sale's price read at the payment's block, and never 0. A node that no longer has that block's
+   * state (the embedded node after a restart keeps only the latest) is read at the latest block.
+   */
+  async underpaid(
+    chain: ReadyChain,
+    blockNumber: number,
+    plan: number,
+    tokens: bigint,
+    usdCents: number,
+  ): Promise<string | null> {
+    const id = PLAN_IDS.find((p) => PLAN_CATALOG[p].plan === plan);
+    if (!id) return `unknown plan ${plan}`;
+    const cents = PLAN_CATALOG[id].usdCents;
+    if (usdCents !== cents) return `the payment names ${usdCents} US cents; the ${id} plan costs ${cents}`;
+    const read = (blockNumber?: bigint) =>
+      chain.client.readContract({
+        address: chain.addresses.sale,
+        abi: tokenSaleAbi,
+        functionName: 'price',
+        ...(blockNumber === undefined ? {} : { blockNumber }),
+      });
+    const price = await read(BigInt(blockNumber)).catch(() => read());
+    if (price <= 0n) return `the sale price at block ${blockNumber} is 0`;
+    const due = (BigInt(cents) * 10_000n * 10n ** 18n) / price;
+    if (tokens === 0n || tokens < due) {
+      return `paid ${formatUnits(tokens, 18)} tokens; the ${id} plan costs ${formatUnits(due, 18)} tokens at the sale price of block ${blockNumber}`;
+    }
+    return null;
   }
 
   /**
@@ -383,7 +428,7 @@ export class ChainIndexer {
         abi: earningsPoolAbi,
         functionName: 'payout',
         args: [due.slice(i, i + 100)],
-        account: chain.owner,
+        account: wallet.account,
         chain: null,
       });
       await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 30_000 });

@@ -63,11 +63,17 @@ export class PlansService {
   }
 
   async view(userId: string): Promise<PlansResponse> {
-    const [ref, prices, active] = await Promise.all([
+    const [ref, prices, active, refusedRows] = await Promise.all([
       this.repo.paymentRef(userId),
       this.reader.planPrices(),
       this.active(userId),
+      this.repo.refusedPayments(this.runtime.chainId, userId),
     ]);
+    const refused: NonNullable<PlansResponse['refused']> = [];
+    for (const r of refusedRows) {
+      const id = planIdOf(r.plan);
+      if (id) refused.push({ id, plan: r.plan, tx_hash: r.txHash, reason: r.refused ?? '' });
+    }
     const head = this.head();
     const required = this.runtime.config.confirmations;
     const pendingRows =
@@ -100,6 +106,7 @@ export class PlansService {
         ? { id: active.id, plan: active.plan, expires_at: active.expiresAt, tx_hash: active.txHash }
         : null,
       pending,
+      refused,
       required: this.plansRequired,
       days: PLAN_DAYS,
     };

@@ -81,6 +81,11 @@ export class ChainReader {
     }
   }
 
+  /** Forgets the cached sale owner (an OwnershipTransferred event was indexed). */
+  forgetOwner(): void {
+    if (this.runtime.ready) this.slow.delete(`owner:${this.runtime.require().addresses.sale}`);
+  }
+
   /** The sale's owner (Withdraw USDT shows for it), read a minute at most. */
   async saleOwner(): Promise<Address | null> {
     if (!this.runtime.ready) return null;

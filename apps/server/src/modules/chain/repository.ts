@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   chainCursors,
   chainDeployments,
   chainEvents,
   chainFaucetClaims,
+  chainOwnerKeys,
   chainPaymentRefs,
   chainPlans,
   chainSnapshots,
+  chainWalletNonces,
   chainWallets,
 } from '../../db/schema/index';
 
@@ -42,6 +44,63 @@ export class ChainRepository {
       .insert(chainDeployments)
       .values(row)
       .onConflictDoUpdate({ target: chainDeployments.chainId, set: { ...row, deployedAt: new Date() } });
+  }
+
+  /** The new owner of a deployment whose ownership moved to the install's key (migration 0810). */
+  async setDeploymentOwner(chainId: number, owner: string): Promise<void> {
+    await this.db.update(chainDeployments).set({ owner }).where(eq(chainDeployments.chainId, chainId));
+  }
+
+  // --- the owner key (sealed) ---------------------------------------------------------------------
+
+  async ownerKey(chainId: number): Promise<{ address: string; keyEnc: string } | null> {
+    const [r] = await this.db
+      .select({ address: chainOwnerKeys.address, keyEnc: chainOwnerKeys.keyEnc })
+      .from(chainOwnerKeys)
+      .where(eq(chainOwnerKeys.chainId, chainId));
+    return r ?? null;
+  }
+
+  /** Stores a new key unless one exists (two processes racing keep the first); returns the kept one. */
+  async keepOwnerKey(chainId: number, address: string, keyEnc: string) {
+    await this.db.insert(chainOwnerKeys).values({ chainId, address, keyEnc }).onConflictDoNothing();
+    const kept = await this.ownerKey(chainId);
+    if (!kept) throw new Error('owner key insert returned nothing');
+    return kept;
+  }
+
+  // --- sign-in nonces of the wallet link ----------------------------------------------------------
+
+  /** Stores a nonce; drops expired ones and keeps at most `keep` outstanding per user (the newest). */
+  async insertNonce(
+    row: { nonce: string; userId: string; address: string; message: string; expiresAt: Date },
+    keep: number,
+  ): Promise<void> {
+    await this.db.delete(chainWalletNonces).where(lt(chainWalletNonces.expiresAt, new Date()));
+    await this.db.insert(chainWalletNonces).values(row);
+    await this.db.execute(sql`
+      DELETE FROM chain_wallet_nonces WHERE user_id = ${row.userId} AND nonce NOT IN (
+        SELECT nonce FROM chain_wallet_nonces WHERE user_id = ${row.userId}
+        ORDER BY created_at DESC, nonce LIMIT ${keep})`);
+  }
+
+  /**
+   * Takes a nonce once: deleted in the same statement that reads it, so two requests with one nonce
+   * cannot both pass. Null when unknown, expired, or handed out to another user or address.
+   */
+  async takeNonce(nonce: string, userId: string, address: string): Promise<string | null> {
+    const [r] = await this.db
+      .delete(chainWalletNonces)
+      .where(
+        and(
+          eq(chainWalletNonces.nonce, nonce),
+          eq(chainWalletNonces.userId, userId),
+          eq(chainWalletNonces.address, address),
+          gt(chainWalletNonces.expiresAt, new Date()),
+        ),
+      )
+      .returning({ message: chainWalletNonces.message });
+    return r?.message ?? null;
   }
 
   // --- wallets ---------------------------------------------------------------------------------
@@ -227,13 +286,25 @@ export class ChainRepository {
     await this.db.insert(chainPlans).values(row).onConflictDoNothing();
   }
 
-  /** The user's confirmed plan payments on this chain, in the order they were paid. */
+  /** The user's confirmed plan payments on this chain, in the order they were paid (refused ones left out). */
   async planPayments(chainId: number, userId: string): Promise<PlanPaymentRow[]> {
     return this.db
       .select()
       .from(chainPlans)
-      .where(and(eq(chainPlans.chainId, chainId), eq(chainPlans.userId, userId)))
+      .where(and(eq(chainPlans.chainId, chainId), eq(chainPlans.userId, userId), isNull(chainPlans.refused)))
       .orderBy(asc(chainPlans.paidAt), asc(chainPlans.logIndex));
+  }
+
+  /** The user's confirmed payments that did not activate a plan (paid below the price), newest first. */
+  async refusedPayments(chainId: number, userId: string): Promise<PlanPaymentRow[]> {
+    return this.db
+      .select()
+      .from(chainPlans)
+      .where(
+        and(eq(chainPlans.chainId, chainId), eq(chainPlans.userId, userId), isNotNull(chainPlans.refused)),
+      )
+      .orderBy(desc(chainPlans.paidAt))
+      .limit(20);
   }
 
   // --- snapshots ---------------------------------------------------------------------------------

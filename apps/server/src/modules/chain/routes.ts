@@ -5,6 +5,8 @@ import {
   deleteWalletResponse,
   earningsBody,
   earningsHistoryQuery,
+  earningsNonceBody,
+  earningsNonceResponse,
   earningsHistoryResponse,
   earningsResponse,
   earningsWalletResponse,
@@ -16,12 +18,13 @@ import {
   RPC_PROXY_LIMITS,
   txHashParams,
 } from '@bytx/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { sha256 } from '../../lib/crypto';
 import { tooManyRequests } from '../../lib/errors';
-import { currentUser } from '../../plugins/auth';
+import { bearerToken, currentUser } from '../../plugins/auth';
 import { ChainService } from './chain.service';
 import { EarningsService } from './earnings.service';
 import { ChainIndexer } from './indexer';
@@ -29,6 +32,7 @@ import { PlansService } from './plans.service';
 import { ChainReader } from './reader';
 import { ChainRepository } from './repository';
 import { proxyRpc } from './rpc-proxy';
+import { WindowCounter } from './session-limit';
 import { ChainRuntime } from './runtime';
 
 const tags = ['chain'];
@@ -46,11 +50,15 @@ export interface ChainModule {
 /** The chain module of each app (tests reach the runtime, the indexer and the reads through it). */
 export const chainModules = new WeakMap<AppContext, ChainModule>();
 
-/** Requests a client address may send to the RPC proxy a minute (a wallet polls a few a second at most). */
-export const RPC_PROXY_RATE = { max: 1_200, timeWindow: 60_000 };
-
-/** The origin a request reached us at (the RPC proxy URL a browser wallet is given). */
-const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+/**
+ * Requests a client address may send to the RPC proxy a minute: 600 (10 a second; a wallet polls about
+ * one a second, a purchase adds a dozen). A request carrying a session also counts against that
+ * session's 600, however many addresses it comes from (issue 37).
+ */
+export const RPC_PROXY_RATE = { max: 600, timeWindow: 60_000 };
+export const RPC_PROXY_SESSION_RATE = { max: 600, timeWindow: 60_000 };
+/** Sign-in messages a client address may ask for a minute (linking a wallet takes one). */
+export const WALLET_NONCE_RATE = { max: 20, timeWindow: 60_000 };
 
 /**
  * The platform token (issue 17, docs/chain.md, docs/plans.md): the chain's start and stop with the app,
@@ -59,14 +67,14 @@ const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const cfg = ctx.config.chain;
   const repo = new ChainRepository(ctx.db);
-  const runtime = new ChainRuntime(cfg, repo, ctx.log);
+  const runtime = new ChainRuntime(cfg, repo, ctx.log, ctx.secretBox);
   const reader = new ChainReader(runtime);
   const indexer = new ChainIndexer(runtime, repo, reader, ctx.log, {
     intervalMs: cfg.mode === 'embedded' ? 2_000 : 15_000,
     keeperMs: cfg.mode === 'embedded' ? 60_000 : 0,
     snapshotMs: 600_000,
   });
-  const earnings = new EarningsService(runtime, reader, repo, ctx.log);
+  const earnings = new EarningsService(runtime, reader, repo, ctx.log, ctx.config.publicUrl);
   const plans = new PlansService(runtime, reader, repo, ctx.config.PLANS_REQUIRED, () => indexer.head);
   const chain = new ChainService(runtime, reader, repo, ctx.log);
   chainModules.set(ctx, { runtime, reader, indexer, earnings, plans, chain, repo });
@@ -93,12 +101,27 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: chainInfoResponse },
       },
     },
-    async (req) => chain.info(originOf(req)),
+    // The proxy's URL comes from PUBLIC_URL, never from the request's Host header (issue 37): a forged
+    // Host must not make the page hand a wallet someone else's node.
+    async () => chain.info(ctx.config.publicUrl),
   );
 
+  // Per session (the bearer token's hash; a request without one counts per address only).
+  const sessionCounter = new WindowCounter(RPC_PROXY_SESSION_RATE.max, RPC_PROXY_SESSION_RATE.timeWindow);
+  const rpcPerSession = async (req: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerToken(req);
+    if (token === null) return;
+    const wait = sessionCounter.hit(sha256(token));
+    if (wait !== null) {
+      void reply.header('retry-after', String(wait));
+      throw tooManyRequests('Too many RPC requests from your session. Please slow down.');
+    }
+  };
   app.post(
     '/api/chain/rpc',
     {
+      // Beside the route's per-address limit (config.rateLimit): both count, before the body is read.
+      onRequest: [rpcPerSession],
       bodyLimit: RPC_PROXY_LIMITS.maxBodyBytes,
       config: {
         rateLimit: {
@@ -154,12 +177,39 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       ...auth,
       schema: {
         tags,
-        summary: 'Connect (or switch with force) the earnings wallet and read its stake, APY and rewards',
+        summary:
+          'Connect (or switch with force) the earnings wallet and read its stake, APY and rewards; a new address needs `nonce` and `signature` (POST /api/earnings/nonce)',
         body: earningsBody,
         response: { 200: earningsResponse },
       },
     },
-    async (req) => earnings.earnings(currentUser(req).id, req.body.address, req.body.force === true),
+    async (req) =>
+      earnings.earnings(currentUser(req).id, req.body.address, req.body.force === true, {
+        nonce: req.body.nonce,
+        signature: req.body.signature,
+      }),
+  );
+
+  app.post(
+    '/api/earnings/nonce',
+    {
+      ...auth,
+      config: {
+        rateLimit: {
+          ...WALLET_NONCE_RATE,
+          errorResponseBuilder: () =>
+            tooManyRequests('Too many sign-in messages asked for. Please wait a minute.'),
+        },
+      },
+      schema: {
+        tags,
+        summary:
+          'The EIP-4361 message to sign with a wallet to link it to the account (single use, 10 minutes)',
+        body: earningsNonceBody,
+        response: { 200: earningsNonceResponse },
+      },
+    },
+    async (req) => earnings.nonce(currentUser(req).id, req.body.address),
   );
 
   app.get(

@@ -1,4 +1,6 @@
+import { ANVIL_DEV_ADDRESSES } from '@bytx/chain/node';
 import { RPC_PROXY_LIMITS, RPC_PROXY_METHODS } from '@bytx/contract';
+import { recoverTransactionAddress, toHex, type Hex, type TransactionSerialized } from 'viem';
 
 const ALLOWED: ReadonlySet<string> = new Set(RPC_PROXY_METHODS);
 
@@ -21,12 +23,68 @@ const idOf = (call: unknown): Id => {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };
 
+/** Methods whose first param is a call object with a `gas` field the proxy caps. */
+const GAS_CAPPED: ReadonlySet<string> = new Set(['eth_call', 'eth_estimateGas']);
+
+/**
+ * A call's `gas` after the cap: absent or above {@link RPC_PROXY_LIMITS.maxCallGas} becomes the cap (an
+ * `eth_call` of a loop with gas 1e9 held the node for the proxy's whole timeout); null when `gas` is
+ * not a hex quantity.
+ */
+function cappedGas(gas: unknown): Hex | null {
+  const cap = BigInt(RPC_PROXY_LIMITS.maxCallGas);
+  if (gas === undefined || gas === null) return toHex(cap);
+  if (typeof gas !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(gas)) return null;
+  const asked = BigInt(gas);
+  return toHex(asked > cap ? cap : asked);
+}
+
+/**
+ * Checks one call before it is forwarded; returns the params to forward, or an error answer.
+ * - `eth_call` / `eth_estimateGas`: `gas` capped (filled in when missing).
+ * - `eth_sendRawTransaction`: the sender is recovered from the signature; anvil's ten dev accounts
+ *   (public keys, each with 10,000 ETH on the embedded node) are refused, as is a transaction whose
+ *   signature does not recover.
+ */
+async function screen(id: Id, method: string, params: unknown[]): Promise<unknown[] | RpcAnswer> {
+  if (GAS_CAPPED.has(method)) {
+    const call = params[0];
+    if (!call || typeof call !== 'object' || Array.isArray(call)) {
+      return rpcError(id, -32602, 'Invalid params: the first param must be a call object.');
+    }
+    const gas = cappedGas((call as { gas?: unknown }).gas);
+    if (gas === null) return rpcError(id, -32602, 'Invalid params: gas must be a hex quantity.');
+    return [{ ...call, gas }, ...params.slice(1)];
+  }
+  if (method === 'eth_sendRawTransaction') {
+    const raw = params[0];
+    if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]+$/.test(raw) || raw.length > 2 + 2 * 64 * 1024) {
+      return rpcError(id, -32602, 'Invalid params: a signed transaction as hex.');
+    }
+    let sender: string;
+    try {
+      sender = await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized });
+    } catch {
+      return rpcError(id, -32602, 'Invalid params: the transaction is not signed or cannot be read.');
+    }
+    if (ANVIL_DEV_ADDRESSES.has(sender.toLowerCase())) {
+      return rpcError(
+        id,
+        -32003,
+        `Transactions signed with anvil's public development keys (${sender}) are refused by this node's proxy: use a wallet of your own.`,
+      );
+    }
+  }
+  return params;
+}
+
 /**
  * The embedded chain's JSON-RPC proxy (POST /api/chain/rpc): what a browser wallet on another machine
  * uses to reach the node on our loopback. Reads and `eth_sendRawTransaction` (signed by the user's own
  * wallet) pass; everything else (eth_sendTransaction, which anvil's unlocked accounts would sign,
- * anvil_*, evm_*, personal_*, debug_*, …) gets a JSON-RPC error without reaching the node. Batches hold
- * 1 to 20 calls. Answers are JSON-RPC (HTTP 200), as wallets expect, except a body that is not JSON-RPC
+ * anvil_*, evm_*, personal_*, debug_*, …) gets a JSON-RPC error without reaching the node, and so does
+ * what {@link screen} refuses (anvil's dev keys); call gas is capped. Batches hold 1 to
+ * RPC_PROXY_LIMITS.maxBatch calls. Answers are JSON-RPC (HTTP 200), as wallets expect, except a body that is not JSON-RPC
  * at all (400).
  */
 export async function proxyRpc(
@@ -42,7 +100,8 @@ export async function proxyRpc(
     };
   }
   const answers: (RpcAnswer | undefined)[] = new Array<RpcAnswer | undefined>(calls.length);
-  const forward: { index: number; method: string; params: unknown }[] = [];
+  const forward: { index: number; method: string; params: unknown[] }[] = [];
+  const screening: Promise<void>[] = [];
   calls.forEach((call, index) => {
     const c = call as { jsonrpc?: unknown; method?: unknown; params?: unknown } | null;
     if (
@@ -66,9 +125,17 @@ export async function proxyRpc(
     } else if (c.params !== undefined && !Array.isArray(c.params)) {
       answers[index] = rpcError(idOf(call), -32602, 'Invalid params: params must be an array.');
     } else {
-      forward.push({ index, method: c.method, params: c.params ?? [] });
+      const method = c.method;
+      screening.push(
+        screen(idOf(call), method, (c.params as unknown[] | undefined) ?? []).then((checked) => {
+          if (Array.isArray(checked)) forward.push({ index, method, params: checked });
+          else answers[index] = checked;
+        }),
+      );
     }
   });
+  await Promise.all(screening);
+  forward.sort((a, b) => a.index - b.index);
   if (forward.length > 0) {
     let results: RpcAnswer[] | null = null;
     try {

@@ -1,5 +1,6 @@
 import { type ChainAddresses } from '@bytx/chain';
-import { chainFor, deployAll, hasCode, paddedHttp } from '@bytx/chain/node';
+import { tokenSaleAbi } from '@bytx/chain';
+import { chainFor, deployAll, hasCode, moveOwnership, paddedHttp } from '@bytx/chain/node';
 import { CHAIN_MESSAGES } from '@bytx/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -10,11 +11,15 @@ import {
   http,
   type Address,
   type Chain,
+  type Hex,
+  type PrivateKeyAccount,
   type PublicClient,
   type TestClient,
   type WalletClient,
 } from 'viem';
+import { generatePrivateKey, nonceManager, privateKeyToAccount } from 'viem/accounts';
 import type { ChainConfig, ChainMode } from '../../config';
+import type { SecretBox } from '../../lib/crypto';
 import { HttpError } from '../../lib/errors';
 import { EmbeddedNode } from './embedded';
 import type { ChainRepository } from './repository';
@@ -46,8 +51,12 @@ export class ChainRuntime {
   private client: PublicClient | null = null;
   private chain: Chain | null = null;
   private node: EmbeddedNode | null = null;
-  /** The embedded deployer and owner (anvil account 0, unlocked on the embedded node). */
+  /**
+   * The embedded deployer and owner: a key generated for this install, kept sealed with the master key
+   * in `chain_owner_keys` (never one of anvil's public dev keys; docs/chain.md "Keys").
+   */
   owner: Address | null = null;
+  private ownerAccount: PrivateKeyAccount | null = null;
   /** Why the chain is not ready (logged once; the calls answer 503). */
   failure: string | null = null;
 
@@ -55,6 +64,7 @@ export class ChainRuntime {
     readonly config: ChainConfig,
     private readonly repo: ChainRepository,
     private readonly log: FastifyBaseLogger,
+    private readonly secretBox: SecretBox,
   ) {
     this.mode = config.mode;
     this.chainId = config.chainId;
@@ -128,10 +138,36 @@ export class ChainRuntime {
     });
   }
 
+  /**
+   * The install's owner key: read from `chain_owner_keys` (sealed with the SecretBox), or generated
+   * (32 random bytes) and stored on first start. Its nonces are kept in this process (viem's nonce
+   * manager), so the faucet's and the keeper's transactions never reuse one.
+   */
+  /** The sealed key's associated data: its owner and purpose (a ciphertext moved elsewhere does not open). */
+  get keyContext(): string {
+    return `chain-owner-key:${this.chainId}`;
+  }
+
+  private async loadOwnerKey(): Promise<{ key: Hex; account: PrivateKeyAccount }> {
+    let row = await this.repo.ownerKey(this.chainId);
+    if (!row) {
+      const fresh = generatePrivateKey();
+      const address = privateKeyToAccount(fresh).address;
+      row = await this.repo.keepOwnerKey(this.chainId, address, this.secretBox.seal(fresh, this.keyContext));
+    }
+    const key = this.secretBox.open(row.keyEnc, this.keyContext) as Hex;
+    const account = privateKeyToAccount(key, { nonceManager });
+    if (account.address.toLowerCase() !== row.address.toLowerCase()) {
+      throw new Error('the stored chain owner key does not match its recorded address');
+    }
+    return { key, account };
+  }
+
   private async startEmbedded() {
     const node = new EmbeddedNode(this.config.dir, this.chainId, this.log);
     this.node = node;
     const rpcUrl = await node.start();
+    const { key, account } = await this.loadOwnerKey();
     const recorded = await this.repo.deployment(this.chainId);
     let addresses: ChainAddresses;
     let owner: Address;
@@ -149,14 +185,30 @@ export class ChainRuntime {
         usdc: getAddress(recorded.usdc),
       };
       owner = getAddress(recorded.owner);
+      const onChain = await createPublicClient({ transport: http(rpcUrl) }).readContract({
+        address: addresses.sale,
+        abi: tokenSaleAbi,
+        functionName: 'owner',
+      });
+      if (onChain.toLowerCase() !== account.address.toLowerCase()) {
+        // Deployed before owner keys existed (by anvil's dev account 0, a public key): the contracts
+        // are Ownable, so ownership (and the deployer's tokens) move to this install's key; the
+        // users' stakes, purchases and plans stay as they are.
+        owner = await moveOwnership({ rpcUrl, chainId: this.chainId, addresses, ownerKey: key });
+        await this.repo.setDeploymentOwner(this.chainId, owner);
+        this.log.warn(
+          { owner },
+          "embedded chain: ownership moved from the public dev account to this install's key",
+        );
+      }
     } else {
       if (recorded)
         this.log.warn('the recorded contracts have no code on the embedded chain: deploying again');
-      const d = await deployAll({ rpcUrl, chainId: this.chainId });
+      const d = await deployAll({ rpcUrl, chainId: this.chainId, ownerKey: key });
       addresses = { token: d.token, sale: d.sale, pool: d.pool, plans: d.plans, usdt: d.usdt, usdc: d.usdc };
       owner = d.owner;
       await this.repo.recordDeployment({ chainId: this.chainId, ...addresses, owner });
-      this.log.info({ addresses }, 'contracts deployed on the embedded chain');
+      this.log.info({ addresses, owner }, 'contracts deployed on the embedded chain');
     }
     // A block per transaction (automine), never empty blocks on a timer: anvil keeps every block in its
     // state file and rewrites the whole file every second (about 1.7 KB a block: 150 MB a day at one
@@ -166,6 +218,7 @@ export class ChainRuntime {
     await this.test().request({ method: 'evm_setAutomine', params: [true] });
     this.addresses = addresses;
     this.owner = owner;
+    this.ownerAccount = account;
   }
 
   /**
@@ -201,11 +254,16 @@ export class ChainRuntime {
     return { ...ready, owner: this.owner };
   }
 
-  /** A wallet of the embedded owner (anvil's unlocked account 0: the node assigns nonces). */
-  ownerWallet(): WalletClient {
-    const { rpcUrl, owner } = this.requireEmbedded();
+  /**
+   * A wallet of the embedded owner: the install's key signs here and the node gets
+   * eth_sendRawTransaction (the node holds no key of ours).
+   */
+  ownerWallet(): WalletClient & { account: PrivateKeyAccount } {
+    const { rpcUrl } = this.requireEmbedded();
+    const account = this.ownerAccount;
+    if (!account) throw notReady();
     return createWalletClient({
-      account: owner,
+      account,
       chain: this.chain!,
       transport: paddedHttp(rpcUrl, { timeout: 15_000 }),
     });
