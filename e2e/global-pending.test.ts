@@ -116,7 +116,9 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     await page.getByTestId('gp-filter-state').selectOption('completed');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => rows.first().getAttribute('data-status')).toBe('completed');
-    await expect.poll(() => rows.first().getByTestId('gp-sell').isDisabled()).toBe(true);
+    // A completed order offers no action at all.
+    await expect.poll(() => rows.first().getByTestId('gp-no-actions').count()).toBe(1);
+    await expect.poll(() => rows.first().getByTestId('gp-sell').count()).toBe(0);
     await expect.poll(() => page.getByTestId('gp-completed-pnl').textContent()).toMatch(/^-?\d+(\.\d+)?$/);
     await page.getByTestId('gp-filter-state').selectOption('open');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);

@@ -295,6 +295,17 @@ describe('pending orders and their actions on a paper account', () => {
       amount_quote: 10,
     });
     expect(fund.status).toBe(409);
+    expect(fund.body.error).toBe(PENDING_MESSAGES.completed);
+    // ...nor deleted or switched to auto-fund (issue 37 point 19): 409 with the same clear text.
+    const del = await call(alice, 'DELETE', `/api/dca/pending_orders/${encodeURIComponent(lot!.id)}`);
+    expect(del.status).toBe(409);
+    expect(del.body.error).toBe(PENDING_MESSAGES.completed);
+    const auto = await call(alice, 'POST', '/api/pending/auto_fund/toggle', { id: lot!.id, enabled: true });
+    expect(auto.status).toBe(409);
+    expect(auto.body.error).toBe(PENDING_MESSAGES.completed);
+    // The completed row is unchanged by the refused actions.
+    const kept = ((await list(alice, '&status=completed')).orders as Json[]).find((o) => o.id === lot!.id)!;
+    expect(kept).toMatchObject({ status: 'completed', result: row.result });
     expect(await events()).toContain('lot_closed');
   });
 

@@ -87,10 +87,14 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
       },
     );
     await waitFor(() => expect(screen.getAllByTestId('dca-pending-row')).toHaveLength(3));
-    // The completed lot cannot be sold, funded or deleted.
-    for (const name of ['sell', 'funds', 'delete']) {
-      expect(within(rowOf(2)).getByTestId<HTMLButtonElement>(`dca-pending-${name}`).disabled).toBe(true);
+    // The completed lot offers no action (not even greyed buttons); the open ones read 'Open' / 'in wait'.
+    for (const name of ['sell', 'funds', 'delete', 'autofund']) {
+      expect(within(rowOf(2)).queryByTestId(`dca-pending-${name}`), name).toBeNull();
     }
+    expect(within(rowOf(2)).getByTestId('dca-pending-no-actions').textContent).toBe('Completed: no actions');
+    expect(within(rowOf(2)).queryByTestId('dca-pending-in-wait')).toBeNull();
+    expect(within(rowOf(0)).getByTestId('dca-pending-state').textContent).toBe('Open');
+    expect(within(rowOf(0)).getByTestId('dca-pending-in-wait').textContent).toBe('in wait');
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-sell'));
     await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
@@ -98,9 +102,8 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/sell')).toEqual([
       { user_id: 'me@example.com', id: 'b-1' },
     ]);
-    await waitFor(() =>
-      expect(within(rowOf(0)).getByTestId<HTMLButtonElement>('dca-pending-sell').disabled).toBe(true),
-    );
+    await waitFor(() => expect(within(rowOf(0)).queryByTestId('dca-pending-no-actions')).toBeTruthy());
+    expect(within(rowOf(0)).queryByTestId('dca-pending-sell')).toBeNull();
     expect(load).toHaveBeenCalledTimes(2);
 
     await userEvent.click(within(rowOf(1)).getByTestId('dca-pending-funds'));
@@ -155,5 +158,42 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     setValue(await screen.findByTestId('dca-pending-funds-input'), '5');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
     expect(await screen.findByText('Error al agregar fondos: No price yet')).toBeTruthy();
+  });
+
+  it("says '❌ No se pudo vender: …' and '❌ Error al comprar: …' where the spec shows them (ES and EN)", async () => {
+    await i18n.changeLanguage('es');
+    const load = vi.fn(async () => ({ orders: [lot('b-1')], pages: 1 }));
+    renderApp(<PendingOrdersDialog screen={SCREEN} bot={bot} load={load} onClose={() => undefined} />, {
+      user,
+      responses: {
+        '/api/dca/pending_orders/sell': () =>
+          json({ success: false, error: 'order_rejected (insufficient balance)' }, 400),
+        '/api/dca/pending_orders/add_funds': () =>
+          json({ success: false, error: 'No se pudo agregar fondos: order_rejected (market closed)' }, 400),
+      },
+    });
+    await waitFor(() => expect(screen.getAllByTestId('dca-pending-row')).toHaveLength(1));
+    expect(within(rowOf(0)).getByTestId('dca-pending-in-wait').textContent).toBe('en espera');
+    await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-sell'));
+    await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
+    expect(
+      await screen.findByText('❌ No se pudo vender: order_rejected (insufficient balance)'),
+    ).toBeTruthy();
+    expect(screen.getByText(PENDING_MESSAGES.sellFailed)).toBeTruthy(); // the toast's title
+
+    await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-funds'));
+    setValue(await screen.findByTestId('dca-pending-funds-input'), '5');
+    await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
+    expect(await screen.findByText('❌ Error al comprar: order_rejected (market closed)')).toBeTruthy();
+
+    act(() => notifications.clean());
+    await i18n.changeLanguage('en');
+    await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-sell'));
+    await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
+    expect(await screen.findByText('❌ Could not sell: order_rejected (insufficient balance)')).toBeTruthy();
+    await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-funds'));
+    setValue(await screen.findByTestId('dca-pending-funds-input'), '5');
+    await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
+    expect(await screen.findByText('❌ Error buying: order_rejected (market closed)')).toBeTruthy();
   });
 });

@@ -43,6 +43,15 @@ export function PendingRowActions({
 }) {
   const { t } = useTranslation();
   const disabled = !canAct(order);
+  // A completed order (sold or filled) offers no action at all: it cannot be sold, funded, deleted or
+  // auto-funded (spec part 2 §4), and greyed buttons still read as offers (issue 37 point 19).
+  if (order.status !== 'open') {
+    return (
+      <Text size="xs" c="dimmed" data-testid={`${prefix}-no-actions`}>
+        {t(`${K}.noActions`)}
+      </Text>
+    );
+  }
   return (
     <Group gap={4} wrap="nowrap">
       {order.busy && (
@@ -93,6 +102,21 @@ export function PendingRowActions({
       </Button>
     </Group>
   );
+}
+
+/**
+ * The purchase itself failed (spec part 2 §8 '❌ Error al comprar: {message}'): the server tried the
+ * add-funds buy and the bot or the exchange did not carry it out — its 'No se pudo agregar fondos: why'
+ * answer — or the exchange did not answer it (502). The why, or null when the refusal came before
+ * any buy (bad amount, below the minimum, no price yet, completed or busy order).
+ */
+function buyFailure(err: unknown): string | null {
+  if (!(err instanceof ApiError)) return null;
+  // The server's answer when the bot did not carry the buy out (modules/bots/pending/service.ts);
+  // a 502 is the exchange not answering the buy.
+  const tried = 'No se pudo agregar fondos: ';
+  if (err.message.startsWith(tried)) return err.message.slice(tried.length);
+  return err.status === 502 ? err.message : null;
 }
 
 const toast = (color: 'green' | 'red', message: string, title?: string) =>
@@ -157,11 +181,14 @@ export function PendingActionDialogs({
           setAmountError(err.message);
           return;
         }
+        const bought = buyFailure(err);
         toast(
           'red',
           network(err)
             ? t(`${K}.network`)
-            : t(`${K}.fundsFailed`, { message: errorMessage(err, t(`${K}.fundsFailedPlain`)) }),
+            : bought !== null
+              ? t(`${K}.buyFailed`, { message: bought })
+              : t(`${K}.fundsFailed`, { message: errorMessage(err, t(`${K}.fundsFailedPlain`)) }),
         );
         finish({ kind, order, ok: false });
       }
@@ -177,7 +204,9 @@ export function PendingActionDialogs({
       } catch (err) {
         toast(
           'red',
-          network(err) ? t(`${K}.network`) : errorMessage(err, t(`${K}.sellFailed`)),
+          network(err)
+            ? t(`${K}.network`)
+            : t(`${K}.sellFailedMsg`, { message: errorMessage(err, t(`${K}.sellFailed`)) }),
           t(`${K}.sellFailed`),
         );
         finish({ kind, order, ok: false });

@@ -367,9 +367,15 @@ export function PendingOrdersDialog({
               </Table.Td>
               <Table.Td>{fmt(o.qty)}</Table.Td>
               <Table.Td>
-                <Badge color={o.status === 'open' ? 'blue' : 'green'}>
+                <Badge color={o.status === 'open' ? 'blue' : 'green'} data-testid={tid(ids, 'pending-state')}>
                   {t(o.status === 'open' ? 'bots.pending.open' : 'bots.pending.completed')}
                 </Badge>
+                {/* The spec's open state reads 'Open' / 'in wait': its take profit waits to fill. */}
+                {o.status === 'open' && (
+                  <Text size="xs" c="dimmed" data-testid={tid(ids, 'pending-in-wait')}>
+                    {t('bots.pending.inWait')}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>
                 <PendingRowActions

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 import type { BotIdentity, StopMode } from './api';
 import type { ProgressPhase } from './dialogs';
 import { commaToDot } from './format';
@@ -194,7 +194,11 @@ export function useStopFlow<B extends BotIdentity>(
       setDetail(
         err instanceof TypeError
           ? t('bots.errors.stopNetwork')
-          : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) }),
+          : // A 5xx carries no reason the user can act on (the server never sends internals):
+            // the spec's plain '❌ Error al detener el bot.'.
+            err instanceof ApiError && err.status >= 500
+            ? t('bots.errors.stopPlain')
+            : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) }),
       );
     }
     setTimeout(() => setPhase(null), 2_000);

@@ -196,12 +196,23 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('gp-count-completed').textContent).toBe('Completed: 1');
     expect(within(rowOf('b1-1')).getByTestId('gp-cell-exchange').textContent).toBe('Binance');
 
-    // Completed rows cannot be sold, funded or deleted.
+    // Completed rows offer no action at all (no Sell, Add funds, Delete or Auto-fund, not even greyed).
     const done = within(rowOf('b3-1#b3-2'));
-    expect(done.getByTestId<HTMLButtonElement>('gp-sell').disabled).toBe(true);
-    expect(done.getByTestId<HTMLButtonElement>('gp-funds').disabled).toBe(true);
-    expect(done.getByTestId<HTMLButtonElement>('gp-delete').disabled).toBe(true);
+    for (const name of ['gp-sell', 'gp-funds', 'gp-delete', 'gp-autofund']) {
+      expect(done.queryByTestId(name), name).toBeNull();
+    }
+    expect(done.getByTestId('gp-no-actions').textContent).toBe('Completed: no actions');
+    expect(done.queryByTestId('gp-in-wait')).toBeNull();
     expect(within(rowOf('b1-1')).getByTestId<HTMLButtonElement>('gp-sell').disabled).toBe(false);
+    // The open state reads 'Open' / 'in wait' (spec part 2 §4).
+    expect(within(rowOf('b1-1')).getByTestId('gp-state').textContent).toBe('Open');
+    expect(within(rowOf('b1-1')).getByTestId('gp-in-wait').textContent).toBe('in wait');
+    await i18n.changeLanguage('es');
+    expect((await within(rowOf('b1-1')).findByTestId('gp-in-wait')).textContent).toBe('en espera');
+    expect(within(rowOf('b3-1#b3-2')).getByTestId('gp-no-actions').textContent).toBe(
+      'Completada: sin acciones',
+    );
+    await i18n.changeLanguage('en');
   });
 
   it('colours the drawdown total yellow between −6 % and −10 %, plain above', async () => {
@@ -362,7 +373,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     await userEvent.click(within(rowOf('b2-1')).getByTestId('gp-sell'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
     expect(await screen.findByText(PENDING_MESSAGES.sellFailed)).toBeTruthy();
-    expect(screen.getByText('Exchange down')).toBeTruthy();
+    expect(screen.getByText('❌ Could not sell: Exchange down')).toBeTruthy();
   });
 
   it('validates the add-funds amount before sending (digits only, up to 4, above 0)', async () => {

@@ -434,6 +434,12 @@ function OrderRow({
         >
           {t(`pending.state.${o.status}`)}
         </Badge>
+        {/* The spec's open state reads 'Open' / 'in wait': its take profit waits to fill. */}
+        {o.status === 'open' && (
+          <Text size="xs" c="dimmed" data-testid="gp-in-wait">
+            {t('pending.state.inWait')}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td
         data-testid="gp-cell-drawdown"
