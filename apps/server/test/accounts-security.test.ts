@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLatestCode } from '../../../e2e/helpers/accounts';
+import { sealContext } from '../src/lib/crypto';
 import { requireSupport } from '../src/modules/accounts/index';
 import { makeTestApp, type TestApp } from './helpers';
 import { GOOD_PASSWORD, logIn, nextIp, post, signUp, totp, uniqueEmail } from './accounts.helpers';
@@ -54,9 +55,9 @@ describe('secrets at rest', () => {
     }
     expect(found).toEqual([]);
     // And the sealed secret really is there (the search would have found a plain one).
-    const [row] = await t.ctx.database.sql.query('SELECT secret_enc FROM user_totp');
-    expect(String(row?.secret_enc)).toMatch(/^v1:/);
-    expect(t.ctx.secretBox.open(String(row?.secret_enc))).toBe(secret);
+    const [row] = await t.ctx.database.sql.query('SELECT user_id::text AS u, secret_enc FROM user_totp');
+    expect(String(row?.secret_enc)).toMatch(/^v2:/);
+    expect(t.ctx.secretBox.open(String(row?.secret_enc), sealContext.totp(String(row?.u)))).toBe(secret);
   });
 });
 
@@ -97,6 +98,8 @@ describe('rate limits', () => {
       expect(
         (await post(t, '/api/login', { email, password: `wrong-${i}-pass` }, undefined, ip)).statusCode,
       ).toBe(401);
+      // The per-account backoff (accounts-backoff.test.ts) is cleared: this test is about the route's limit.
+      await t.ctx.database.sql.query('DELETE FROM login_backoff');
     }
     const limited = await post(t, '/api/login', { email, password: GOOD_PASSWORD }, undefined, ip);
     expect(limited.statusCode).toBe(429);

@@ -50,3 +50,32 @@ export async function enable2fa(t: TestApp, token: string): Promise<string> {
 
 export const uniqueEmail = (tag = 'u') =>
   `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+/** Logs in a user with 2FA on: the password, then the code of `offsetSteps` (each step is accepted once). */
+export async function logInWith2fa(
+  t: TestApp,
+  email: string,
+  secret: string,
+  offsetSteps = 0,
+  password = GOOD_PASSWORD,
+): Promise<string> {
+  const first = await post(t, '/api/login', { email, password });
+  const { tempToken } = first.json<{ tempToken?: string }>();
+  if (first.statusCode !== 200 || !tempToken) throw new Error(`login ${first.statusCode} ${first.body}`);
+  const res = await post(t, '/api/verify_2fa', { code: totp(secret, offsetSteps) }, tempToken);
+  const { token } = res.json<{ token?: string }>();
+  if (res.statusCode !== 200 || !token) throw new Error(`verify_2fa ${res.statusCode} ${res.body}`);
+  return token;
+}
+
+/** Confirms the password (and a code when given) for the session: POST /api/reauth. */
+export async function reauth(t: TestApp, token: string, password = GOOD_PASSWORD, code?: string) {
+  return post(t, '/api/reauth', code === undefined ? { password } : { password, code }, token);
+}
+
+/** Makes a session's login and reauth older than the 5-minute window (issue 37 point 8). */
+export async function ageSession(t: TestApp, minutes = 6): Promise<void> {
+  await t.ctx.database.sql.query(
+    `UPDATE sessions SET created_at = created_at - interval '${minutes} minutes', reauth_at = reauth_at - interval '${minutes} minutes'`,
+  );
+}

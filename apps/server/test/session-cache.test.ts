@@ -12,7 +12,7 @@ import {
   SessionsRepository,
 } from '../src/modules/accounts/sessions.repository';
 import { readLatestCode } from '../../../e2e/helpers/accounts';
-import { bearer, enable2fa, logIn, post, signUp, totp, uniqueEmail } from './accounts.helpers';
+import { bearer, enable2fa, logIn, logInWith2fa, post, signUp, totp, uniqueEmail } from './accounts.helpers';
 import { makeTestApp, type TestApp } from './helpers';
 import { openTestDatabase } from './db-snapshot';
 
@@ -117,11 +117,19 @@ describe('a cached session is refused at once after the write that ends it', () 
     expect((await me(t, b)).user).toMatchObject({ language: 'en', has2FA: false });
     expect((await post(t, '/api/language', { language: 'es' }, a)).statusCode).toBe(200);
     expect((await me(t, b)).user?.language).toBe('es');
+    await warm(t, a);
+    expect((await me(t, a)).user?.has2FA).toBe(false);
     const secret = await enable2fa(t, a);
-    expect((await me(t, b)).user?.has2FA).toBe(true);
-    const off = await post(t, '/api/disable_2fa', { code: totp(secret, 0) }, a);
+    expect((await me(t, a)).user?.has2FA).toBe(true);
+    // Turning 2FA on ends every other session (issue 37 point 8): the cached one at once.
+    expect((await me(t, b)).loggedIn).toBe(false);
+    const c = await logInWith2fa(t, email, secret);
+    await warm(t, c);
+    expect((await me(t, c)).user?.has2FA).toBe(true);
+    const off = await post(t, '/api/disable_2fa', { code: totp(secret, 1) }, a);
     expect(off.statusCode).toBe(200);
-    expect((await me(t, b)).user?.has2FA).toBe(false);
+    expect((await me(t, a)).user?.has2FA).toBe(false);
+    expect((await me(t, c)).loggedIn).toBe(false);
   });
 
   it('ends a cached session by its time: 30 days after login, or 7 idle days', async () => {

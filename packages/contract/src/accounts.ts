@@ -26,7 +26,15 @@ export const sixDigitCode = textField('code')
   .transform((s) => s.replace(/\s+/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, 'must be 6 digits'));
 
-export const enviarCodigoBody = z.object({ email, language: languageSchema.optional() });
+/**
+ * Sign-up step 1. `password` (optional, the spec sends only the email) is checked against the password
+ * rules before any code is mailed, so a weak one is refused at once (issue 37 point 18); it is not stored.
+ */
+export const enviarCodigoBody = z.object({
+  email,
+  language: languageSchema.optional(),
+  password: password.optional(),
+});
 export const enviarCodigoResponse = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -105,3 +113,30 @@ export type PublicConfig = z.infer<typeof publicConfigResponse>;
 
 /** Body-less POST calls still accept `{}` or `{ user_id }` (checked against the session). */
 export const emptyBody = z.object({ user_id: z.string().max(320).optional() }).optional();
+
+/**
+ * POST /api/reauth (issue 37 point 8; docs/accounts.md, "Re-authentication"): confirms the session's
+ * user again — the password, and a current TOTP code when 2FA is on. For 5 minutes after it (or after
+ * the login) the session may delete the account, turn 2FA on or off and reveal or rotate a webhook
+ * secret; without it those calls answer 403 with `error_code: 'reauth_required'`.
+ */
+export const reauthBody = z.object({ password, code: sixDigitCode.optional() });
+export const REAUTH_REQUIRED_CODE = 'reauth_required';
+
+/** One open session of the user (GET /api/sessions). */
+export const openSession = z.object({
+  id: z.string(),
+  /** ISO times */
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  /** The client address and user agent at login, when stored (sessions from before 2026-12 have none). */
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** The session making this call ("this device"). */
+  current: z.boolean(),
+});
+export type OpenSession = z.infer<typeof openSession>;
+export const sessionsResponse = z.object({ success: z.literal(true), sessions: z.array(openSession) });
+export type SessionsResponse = z.infer<typeof sessionsResponse>;
+/** POST /api/sessions/end-others: every other session of the user ends; `ended` says how many. */
+export const endOtherSessionsResponse = z.object({ success: z.literal(true), ended: z.number().int() });

@@ -39,3 +39,19 @@ export const userTotp = pgTable('user_totp', {
   lockedUntil: ts('locked_until'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Per-account login backoff (migration 0841; accounts/login-backoff.ts): failed logins per normalized
+ * email across every address, the time before which no password is checked, and the last warning mail.
+ */
+export const loginBackoff = pgTable(
+  'login_backoff',
+  {
+    email: text('email').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    lastFailureAt: ts('last_failure_at').notNull(),
+    blockedUntil: ts('blocked_until'),
+    notifiedAt: ts('notified_at'),
+  },
+  (t) => [index('login_backoff_last_failure_idx').on(t.lastFailureAt)],
+);

@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
- * Passwords refused at sign-up and password change: the most common leaked passwords of at least
- * 8 characters (from the public SecLists / NCSC top lists), compared case-insensitively.
+ * Passwords refused at sign-up and password change (docs/accounts.md, "Passwords"), compared
+ * case-insensitively after trimming: the 10,000 most common passwords of a public corpus
+ * (common-passwords-10k.txt, its source and licence in its header), plus the list below of common
+ * ones that corpus misses (crypto and Spanish words, the platform's own name).
  */
-export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+const EXTRA_COMMON_PASSWORDS = [
   '12345678',
   '123456789',
   '1234567890',
@@ -160,6 +165,19 @@ export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   'bytx1234',
   'bytxbytx',
   'correct horse battery staple',
-]);
+];
+
+/** The shipped corpus, read once at start (about 83 KB; lines starting with # are its header). */
+function readCorpus(): string[] {
+  const file = path.join(import.meta.dirname, 'common-passwords-10k.txt');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0 && !line.startsWith('#'));
+}
+
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
+  [...readCorpus(), ...EXTRA_COMMON_PASSWORDS].map((p) => p.trim().toLowerCase()),
+);
 
 export const isCommonPassword = (password: string) => COMMON_PASSWORDS.has(password.trim().toLowerCase());

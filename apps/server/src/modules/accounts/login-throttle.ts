@@ -45,3 +45,39 @@ export class FailedLoginThrottle {
     return list;
   }
 }
+
+/**
+ * The key a client address is counted under by the login limits: an IPv4 address as is (an IPv4-mapped
+ * IPv6 address `::ffff:a.b.c.d` as its IPv4 form), an IPv6 address by its /64 — one host or one
+ * customer's line usually holds a whole /64, so counting per /128 gave it 2^64 fresh addresses.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.trim().toLowerCase().replace(/%.*$/, '');
+  if (!address.includes(':')) return address;
+  // Node writes an IPv4 client on a dual-stack socket as ::ffff:a.b.c.d.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  const groups = expandIpv6(address);
+  if (!groups) return address;
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** The 8 groups of an IPv6 address (4 hex digits each, no leading zeros), or null when it is not one. */
+function expandIpv6(address: string): string[] | null {
+  let text = address;
+  // An embedded IPv4 tail (::a.b.c.d) is two groups.
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => parseInt(g, 16).toString(16));
+}

@@ -48,13 +48,27 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password);
 }
 
-/** The password rules (docs/accounts.md); throws a 400 with a message the user can act on. */
-export function assertPasswordAllowed(password: string): void {
+export const PASSWORD_IS_EMAIL_MESSAGE =
+  'The password cannot be your email address or the part of it before the @. Please choose another one.';
+
+/**
+ * The password rules (docs/accounts.md); throws a 400 with a message the user can act on. `email` (the
+ * account's) refuses the address itself and its local part, compared case-insensitively after trimming.
+ */
+export function assertPasswordAllowed(password: string, email?: string): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw badRequest(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
   }
   if (password.trim().length === 0) throw badRequest('The password cannot be only spaces.');
   if (isCommonPassword(password)) {
     throw badRequest('This password is too common and easy to guess. Please choose another one.');
+  }
+  if (email !== undefined) {
+    const address = email.trim().toLowerCase();
+    const local = address.split('@')[0] ?? '';
+    const candidate = password.trim().toLowerCase();
+    if (candidate === address || (local.length > 0 && candidate === local)) {
+      throw badRequest(PASSWORD_IS_EMAIL_MESSAGE);
+    }
   }
 }

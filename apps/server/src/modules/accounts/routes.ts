@@ -5,6 +5,7 @@ import {
   disable2faBody,
   DISABLE_2FA_CODE_NEEDED,
   emptyBody,
+  endOtherSessionsResponse,
   enviarCodigoBody,
   enviarCodigoResponse,
   generate2faResponse,
@@ -14,7 +15,9 @@ import {
   meResponse,
   type MeResponse,
   publicConfigResponse,
+  reauthBody,
   registroBody,
+  sessionsResponse,
   successMessageResponse,
   verify2faResponse,
 } from '@bytx/contract';
@@ -24,7 +27,9 @@ import type { AppContext } from '../../context';
 import { badRequest, HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
-import { FailedLoginThrottle } from './login-throttle';
+import { addressKey, FailedLoginThrottle } from './login-throttle';
+import { assertRecentAuth, requireRecentAuth } from './reauth';
+import type { SessionClient } from './sessions.repository';
 
 /** Window of LOGIN_FAILURES_PER_ADDRESS (failed logins from one address across all emails). */
 const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
@@ -40,12 +45,20 @@ const limits = {
     hook: 'preValidation' as const,
     keyGenerator: (req: FastifyRequest) => {
       const email = (req.body as { email?: unknown } | undefined)?.email;
-      return `${req.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+      // IPv6 counted per /64 (login-throttle.ts): one host usually holds a whole /64.
+      return `${addressKey(req.ip)}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
     },
   },
   codeSend: { max: 20, timeWindow: '10 minutes' },
   codeCheck: { max: 30, timeWindow: '10 minutes' },
   twofa: { max: 20, timeWindow: '5 minutes' },
+  reauth: { max: 20, timeWindow: '5 minutes' },
+};
+
+/** The client of a request, stored with the session it opens (the settings' session list). */
+const clientOf = (request: FastifyRequest): SessionClient => {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined };
 };
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -79,7 +92,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request) => {
-      await service.sendSignupCode(request.body.email, request.body.language);
+      await service.sendSignupCode(request.body.email, request.body.language, request.body.password);
       return { success: true as const, message: CODE_SENT_MESSAGE, registrationOpen: true };
     },
   );
@@ -114,15 +127,16 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      const wait = failedLogins.retryAfter(request.ip);
+      const address = addressKey(request.ip);
+      const wait = failedLogins.retryAfter(address);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw tooManyRequests(`Too many requests. Please try again in ${wait} seconds.`);
       }
       try {
-        return await service.login(request.body.email, request.body.password);
+        return await service.login(request.body.email, request.body.password, clientOf(request));
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 401) failedLogins.fail(request.ip);
+        if (err instanceof HttpError && err.statusCode === 401) failedLogins.fail(address);
         throw err;
       }
     },
@@ -146,13 +160,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       if (!token) throw unauthorized('Not logged in');
       const pending = await service.sessions.resolve(token, 'pending_2fa');
       if (pending) {
-        const sessionToken = await service.completeLogin(pending, request.body.code);
+        const sessionToken = await service.completeLogin(pending, request.body.code, clientOf(request));
         return { success: true as const, message: 'Logged in', token: sessionToken };
       }
       const user = await service.sessions.resolve(token, 'session');
       if (!user) throw unauthorized('Session expired or invalid. Please log in again.');
-      await service.twofa.enable(user.id, request.body.code);
-      ctx.log.info({ event: 'account.2fa_enabled', userId: user.id }, '2fa_enabled');
+      // Turning 2FA on needs a recent authentication (reauth.ts) and ends the other sessions.
+      await assertRecentAuth(ctx.db, user.sessionId);
+      await service.enable2fa(user, request.body.code);
       return {
         success: true as const,
         message: 'Two-Factor Authentication has been successfully activated.',
@@ -229,6 +244,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/api/generate_2fa',
     {
       onRequest: app.authenticate,
+      // Asked before the QR is shown, so the user confirms the password before scanning, not after.
+      preHandler: requireRecentAuth(ctx),
       schema: {
         tags: TAGS,
         summary: 'A new TOTP secret (QR PNG data URL, base32 secret, otpauth URI), pending until verified',
@@ -249,6 +266,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/api/disable_2fa',
     {
       onRequest: app.authenticate,
+      preHandler: requireRecentAuth(ctx),
       config: { rateLimit: limits.twofa },
       schema: {
         tags: TAGS,
@@ -265,8 +283,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       }
       const { code } = request.body;
       if (code === undefined) throw badRequest(DISABLE_2FA_CODE_NEEDED);
-      await service.twofa.disable(user.id, code);
-      ctx.log.info({ event: 'account.2fa_disabled', userId: user.id }, '2fa_disabled');
+      await service.disable2fa(user, code);
       return { success: true as const, message: 'Two-Factor Authentication disabled.' };
     },
   );
@@ -314,9 +331,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/api/delete_account',
     {
       onRequest: app.authenticate,
+      preHandler: requireRecentAuth(ctx),
       schema: {
         tags: TAGS,
-        summary: 'Delete the account and everything that belongs to it',
+        summary:
+          'Delete the account and everything that belongs to it (needs a recent authentication: login or POST /api/reauth in the last 5 minutes)',
         security: bearer,
         response: { 200: successMessageResponse },
       },
@@ -324,6 +343,74 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (request) => {
       await service.deleteAccount(currentUser(request));
       return { success: true as const, message: 'Your account has been deleted.' };
+    },
+  );
+
+  app.post(
+    '/api/reauth',
+    {
+      onRequest: app.authenticate,
+      config: { rateLimit: limits.reauth },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Confirm the password (and a TOTP code when 2FA is on): for 5 minutes the session may delete the account, turn 2FA on or off and reveal or rotate a webhook secret',
+        security: bearer,
+        body: reauthBody,
+        response: { 200: successMessageResponse },
+      },
+    },
+    async (request) => {
+      await service.reauthenticate(currentUser(request), request.body.password, request.body.code);
+      return { success: true as const, message: 'Password confirmed.' };
+    },
+  );
+
+  app.get(
+    '/api/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: "The user's open sessions (created, last seen, address and user agent at login, this one)",
+        security: bearer,
+        response: { 200: sessionsResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const rows = await service.sessions.listForUser(user.id);
+      return {
+        success: true as const,
+        sessions: rows.map((r) => ({
+          id: r.id,
+          created_at: r.createdAt.toISOString(),
+          last_seen_at: r.lastSeenAt.toISOString(),
+          ip: r.ip,
+          user_agent: r.userAgent,
+          current: r.id === user.sessionId,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/api/sessions/end-others',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: TAGS,
+        summary: 'End every other session of the user (this one stays)',
+        security: bearer,
+        body: emptyBody,
+        response: { 200: endOtherSessionsResponse },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const ended = await service.sessions.revokeAllForUser(user.id, user.sessionId);
+      ctx.log.info({ event: 'account.sessions_ended', userId: user.id, ended }, 'sessions_ended');
+      return { success: true as const, ended };
     },
   );
 };

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne, or } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -13,6 +13,22 @@ export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
 export const PENDING_2FA_MS = 5 * 60 * 1000;
 /** last_seen_at is written at most once a minute per session, to keep reads cheap. */
 const TOUCH_EVERY_MS = 60 * 1000;
+/** Characters kept of the client address and user agent stored with a session. */
+const SESSION_CLIENT_FIELD_MAX = 300;
+
+/** Who opened a session, as the request showed it (for the settings' session list). */
+export interface SessionClient {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+export interface OpenSession {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
 
 export class SessionsRepository {
   /** Shared by every repository on this database handle (session-cache.ts). */
@@ -27,6 +43,7 @@ export class SessionsRepository {
     userId: string,
     kind: 'session' | 'pending_2fa' = 'session',
     now = new Date(),
+    client: SessionClient = {},
   ): Promise<string> {
     const token = randomToken();
     const ttl = kind === 'session' ? SESSION_ABSOLUTE_MS : PENDING_2FA_MS;
@@ -37,8 +54,34 @@ export class SessionsRepository {
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + ttl),
+      // Shown to the user in the settings' session list only; cut to bound the row.
+      ip: client.ip?.slice(0, SESSION_CLIENT_FIELD_MAX) ?? null,
+      userAgent: client.userAgent?.slice(0, SESSION_CLIENT_FIELD_MAX) ?? null,
     });
     return token;
+  }
+
+  /** The user's open sessions (not the 2FA temporary token), most recently used first. */
+  async listForUser(userId: string, now = new Date()): Promise<OpenSession[]> {
+    const rows = await this.db
+      .select({
+        id: sessions.id,
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+        ip: sessions.ip,
+        userAgent: sessions.userAgent,
+      })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          eq(sessions.kind, 'session'),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+        ),
+      )
+      .orderBy(desc(sessions.lastSeenAt));
+    return rows;
   }
 
   /**
@@ -115,16 +158,18 @@ export class SessionsRepository {
   }
 
   /** Revokes every session of a user, except `keepSessionId` when given. */
-  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
-    await this.db
+  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<number> {
+    const gone = await this.db
       .delete(sessions)
       .where(
         keepSessionId
           ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
           : eq(sessions.userId, userId),
-      );
+      )
+      .returning({ kind: sessions.kind });
     // The kept session is dropped too and simply re-read: simpler than sparing it, and rare.
     this.cache.invalidateUser(userId);
+    return gone.filter((r) => r.kind === 'session').length;
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { userTotp } from '../../db/schema/index';
 import { sessionCacheFor, type SessionCache } from './session-cache';
@@ -34,6 +34,39 @@ export class TotpRepository {
       .values({ userId, ...values, updatedAt: now })
       .onConflictDoUpdate({ target: userTotp.userId, set: { ...values, updatedAt: now } });
     this.cache.invalidateTwofa(userId);
+  }
+
+  /**
+   * Counts one 2FA check *before* its code is compared (issue 37 point 7), in one statement that also
+   * decides the lock: the `maxFailures`-th check locks every check until `now + lockMs` (and restarts
+   * the count). Null when the account is locked: that check is not made at all. So parallel wrong
+   * codes check exactly `maxFailures` codes; an accepted code clears the count again (claimStep).
+   * Both CASEs read the row's old failed_attempts (SQL evaluates SET against the old row).
+   */
+  async reserveCheck(
+    userId: string,
+    maxFailures: number,
+    lockMs: number,
+    now = new Date(),
+  ): Promise<{ locked: boolean; lockedUntil: Date | null } | null> {
+    const at = now.toISOString();
+    const lockUntil = new Date(now.getTime() + lockMs).toISOString();
+    const reaches = sql`${userTotp.failedAttempts} + 1 >= ${maxFailures}`;
+    const rows = await this.db
+      .update(userTotp)
+      .set({
+        failedAttempts: sql`CASE WHEN ${reaches} THEN 0 ELSE ${userTotp.failedAttempts} + 1 END`,
+        lockedUntil: sql`CASE WHEN ${reaches} THEN ${lockUntil}::timestamptz ELSE NULL END`,
+        updatedAt: now,
+      })
+      .where(
+        sql`${userTotp.userId} = ${userId} AND (${userTotp.lockedUntil} IS NULL OR ${userTotp.lockedUntil} <= ${at}::timestamptz)`,
+      )
+      .returning({ lockedUntil: userTotp.lockedUntil });
+    this.cache.invalidateTwofa(userId);
+    const row = rows[0];
+    if (!row) return null;
+    return { locked: row.lockedUntil !== null, lockedUntil: row.lockedUntil };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { generateSecret, generateURI, verifySync } from 'otplib';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
+import { sealContext } from '../../lib/crypto';
 import { badRequest, conflict, tooManyRequests } from '../../lib/errors';
 import { TotpRepository, type TotpRow } from './totp.repository';
 
@@ -37,7 +38,9 @@ export class TwoFactorService {
     const secret = generateSecret();
     const otpauthUrl = generateURI({ issuer: TOTP_ISSUER, label: email, secret });
     const qr = await QRCode.toDataURL(otpauthUrl, { type: 'image/png', margin: 1, width: 220 });
-    await this.repo.upsert(userId, { pendingSecretEnc: this.ctx.secretBox.seal(secret) });
+    await this.repo.upsert(userId, {
+      pendingSecretEnc: this.ctx.secretBox.seal(secret, sealContext.totp(userId)),
+    });
     return { qr, secret, otpauthUrl };
   }
 
@@ -48,7 +51,11 @@ export class TwoFactorService {
     if (!row?.pendingSecretEnc) {
       throw badRequest('Generate a QR code first (no two-factor setup is in progress).');
     }
-    const step = await this.check(row, this.ctx.secretBox.open(row.pendingSecretEnc), code);
+    const step = await this.check(
+      row,
+      this.ctx.secretBox.open(row.pendingSecretEnc, sealContext.totp(userId)),
+      code,
+    );
     const claimed = await this.repo.claimStep(userId, step, {
       enabled: true,
       secretEnc: row.pendingSecretEnc,
@@ -61,7 +68,11 @@ export class TwoFactorService {
   async verifyEnabled(userId: string, code: string): Promise<void> {
     const row = await this.repo.get(userId);
     if (!row?.enabled || !row.secretEnc) throw badRequest('Two-factor authentication is not enabled.');
-    const step = await this.check(row, this.ctx.secretBox.open(row.secretEnc), code);
+    const step = await this.check(
+      row,
+      this.ctx.secretBox.open(row.secretEnc, sealContext.totp(userId)),
+      code,
+    );
     if (!(await this.repo.claimStep(userId, step))) throw badRequest(REPLAY_MESSAGE);
   }
 
@@ -76,10 +87,17 @@ export class TwoFactorService {
     });
   }
 
-  /** Returns the accepted time step, or throws (counting a failure, locking after 5). */
+  /**
+   * Returns the accepted time step, or throws. The check is counted before the code is compared, in
+   * one atomic UPDATE … RETURNING (TotpRepository.reserveCheck): the 5th check in a row without an
+   * accepted code locks every 2FA check of the account for 15 minutes, however many arrive in parallel.
+   */
   private async check(row: TotpRow, secret: string, code: string, now = new Date()): Promise<number> {
-    if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) {
-      const minutes = Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 60000);
+    const reserved = await this.repo.reserveCheck(row.userId, TOTP_MAX_FAILURES, TOTP_LOCK_MS, now);
+    if (!reserved) {
+      const current = await this.repo.get(row.userId);
+      const until = current?.lockedUntil?.getTime() ?? now.getTime() + TOTP_LOCK_MS;
+      const minutes = Math.max(1, Math.ceil((until - now.getTime()) / 60000));
       throw tooManyRequests(
         `Too many wrong 2FA codes. Two-factor checks are locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`,
       );
@@ -97,21 +115,17 @@ export class TwoFactorService {
     } catch {
       step = null;
     }
-    if (step !== null && row.lastUsedStep !== null && step <= row.lastUsedStep) {
-      throw badRequest(REPLAY_MESSAGE);
-    }
-    if (step === null) {
-      const failures = row.failedAttempts + 1;
-      const locked = failures >= TOTP_MAX_FAILURES;
-      await this.repo.upsert(row.userId, {
-        failedAttempts: locked ? 0 : failures,
-        lockedUntil: locked ? new Date(now.getTime() + TOTP_LOCK_MS) : row.lockedUntil,
-      });
-      this.ctx.log.warn({ event: 'account.2fa_failed', userId: row.userId, locked }, '2FA code refused');
-      if (locked) {
+    // A replayed code stays counted as a failed check (it is not a valid code any more).
+    const replay = step !== null && row.lastUsedStep !== null && step <= row.lastUsedStep;
+    if (step === null || replay) {
+      this.ctx.log.warn(
+        { event: 'account.2fa_failed', userId: row.userId, locked: reserved.locked, replay },
+        '2FA code refused',
+      );
+      if (reserved.locked) {
         throw tooManyRequests('Too many wrong 2FA codes. Two-factor checks are locked for 15 minutes.');
       }
-      throw badRequest(INVALID_2FA_MESSAGE);
+      throw badRequest(replay ? REPLAY_MESSAGE : INVALID_2FA_MESSAGE);
     }
     return step;
   }
