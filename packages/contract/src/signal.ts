@@ -50,7 +50,7 @@ export const SIGNAL_MESSAGES = {
   duplicate: 'Signal {id} was already received; nothing was traded.',
   /** The page. */
   templateHint:
-    'Paste this as the alert message in TradingView and set the webhook URL above. {{strategy.order.action}} sends buy or sell; {{timenow}} as id makes each alert unique, so a repeated alert trades once, and as time makes an alert older than 5 minutes (a replay) be refused.',
+    'Paste this as the alert message in TradingView and set the webhook URL above. {{strategy.order.action}} sends buy or sell; {{timenow}} as id makes each alert unique, so a repeated alert trades once; as time, it makes the server refuse an alert more than 5 minutes old (a replay).',
   secretOnce: 'Copy this secret now: you will not see it again. Only its hash is stored.',
   secretHidden: 'Shown only once, when the bot is created or the secret is rotated.',
   rotateSecret: 'Rotate secret',

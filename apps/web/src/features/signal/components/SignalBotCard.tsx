@@ -1,11 +1,12 @@
-import { Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
-import { signalApi, signalTemplate, type SignalBotView } from '../api/signal';
+import { isReauthRequired, signalApi, signalTemplate, type SignalBotView } from '../api/signal';
 import { CopyButton } from './CopyButton';
+import { ReauthDialog } from './ReauthDialog';
 import { serverText } from './serverText';
 import { SignalLog } from './SignalLog';
 
@@ -13,9 +14,11 @@ const HIDDEN = '••••••••••••••••';
 const STATUS_COLOR = { active: 'green', stopped: 'gray', error: 'red' } as const;
 
 /**
- * One signal bot: its webhook URL (copy), its secret (reveal, hide, rotate after a confirmation), the
- * TradingView alert message with its values (copy), the position and PnL, the signal counts, Stop and
- * the signal log. `initialSecret` is the secret the create call answered (shown until hidden).
+ * One signal bot: its webhook URL (copy), its secret — shown once, right after the create or a rotation,
+ * with a copy button and a notice that it will not be seen again (the server keeps only its hash and no
+ * call reads it back) —, Rotate after a confirmation (and the password when the session's sign-in is
+ * older than 5 minutes), the TradingView alert message (copy), the position and PnL, the signal counts,
+ * Stop and the signal log. `initialSecret` is the secret the create call answered.
  */
 export function SignalBotCard({
   bot,
@@ -27,69 +30,48 @@ export function SignalBotCard({
   onStop: (bot: SignalBotView) => void;
 }) {
   const { t, i18n } = useTranslation();
+  /** The secret while this page still holds it (after create or rotate), until "I saved it". */
   const [secret, setSecret] = useState<string | null>(initialSecret ?? null);
-  const [shown, setShown] = useState(initialSecret !== undefined);
-  const [loading, setLoading] = useState<'reveal' | 'rotate' | null>(null);
+  const [rotating, setRotating] = useState(false);
   const [confirmRotate, setConfirmRotate] = useState(false);
+  const [reauth, setReauth] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   // The create call's secret may arrive after the list's poll already drew this card.
   useEffect(() => {
-    if (initialSecret === undefined) return;
-    setSecret(initialSecret);
-    setShown(true);
+    if (initialSecret !== undefined) setSecret(initialSecret);
   }, [initialSecret]);
   const base = bot.symbol.split('/')[0] ?? '';
   const quote = bot.quote || bot.symbol.split('/')[1] || '';
 
-  /** The secret, read from the server the first time it is needed. */
-  const readSecret = async (): Promise<string | null> => {
-    if (secret !== null) return secret;
-    setLoading('reveal');
-    try {
-      const r = await signalApi.revealSecret(bot.id);
-      setSecret(r.secret);
-      return r.secret;
-    } catch (err) {
-      notifications.show({
-        color: 'red',
-        message: t('signal.bot.secretFailed', { message: serverText(t, errorMessage(err)) }),
-      });
-      return null;
-    } finally {
-      setLoading(null);
-    }
-  };
-  const reveal = async () => {
-    if ((await readSecret()) !== null) setShown(true);
-  };
   const rotate = async () => {
     setConfirmRotate(false);
-    setLoading('rotate');
+    setRotating(true);
     try {
       const r = await signalApi.rotateSecret(bot.id);
       setSecret(r.secret);
-      setShown(true);
       notifications.show({
         color: 'green',
         message: r.message ? serverText(t, r.message) : t('signal.messages.secretRotated'),
         autoClose: 5_000,
       });
     } catch (err) {
+      if (isReauthRequired(err)) {
+        setReauth(true);
+        return;
+      }
       notifications.show({
         color: 'red',
         message: t('signal.bot.rotateFailed', { message: serverText(t, errorMessage(err)) }),
       });
     } finally {
-      setLoading(null);
+      setRotating(false);
     }
   };
 
-  const template = signalTemplate(shown && secret !== null ? secret : HIDDEN, bot.symbol);
-  const copyTemplate = async () => {
-    const s = await readSecret();
-    return s === null ? null : signalTemplate(s, bot.symbol);
-  };
+  const template = signalTemplate(secret ?? t('signal.bot.secretPlaceholder'), bot.symbol);
   const active = bot.status !== 'stopped';
+  const passwordNotice =
+    secret === null && bot.secret_rotated_reason === 'password_change' && bot.secret_rotated_at !== null;
 
   return (
     <Paper withBorder p="md" data-testid="signal-bot" data-bot-id={bot.id} data-status={bot.status}>
@@ -142,43 +124,47 @@ export function SignalBotCard({
           <Group gap="xs">
             <Code
               data-testid="signal-secret"
-              data-shown={shown ? '1' : '0'}
+              data-shown={secret !== null ? '1' : '0'}
               style={{ wordBreak: 'break-all' }}
             >
-              {shown && secret !== null ? secret : HIDDEN}
+              {secret ?? HIDDEN}
             </Code>
-            {shown ? (
+            {secret !== null && <CopyButton text={secret} testId="signal-secret-copy" />}
+            {secret !== null && (
               <Button
                 size="compact-xs"
                 variant="default"
-                onClick={() => setShown(false)}
+                onClick={() => setSecret(null)}
                 data-testid="signal-secret-hide"
               >
-                {t('signal.bot.hide')}
-              </Button>
-            ) : (
-              <Button
-                size="compact-xs"
-                variant="default"
-                loading={loading === 'reveal'}
-                onClick={() => void reveal()}
-                data-testid="signal-secret-reveal"
-              >
-                {t('signal.messages.revealSecret')}
+                {t('signal.bot.forget')}
               </Button>
             )}
-            <CopyButton text={readSecret} testId="signal-secret-copy" />
             <Button
               size="compact-xs"
               variant="light"
               color="orange"
-              loading={loading === 'rotate'}
+              loading={rotating}
               onClick={() => setConfirmRotate(true)}
               data-testid="signal-secret-rotate"
             >
               {t('signal.messages.rotateSecret')}
             </Button>
           </Group>
+          {secret !== null ? (
+            <Alert color="yellow" p="xs" data-testid="signal-secret-once">
+              {t('signal.messages.secretOnce')}
+            </Alert>
+          ) : (
+            <Text size="xs" c="dimmed" data-testid="signal-secret-hidden">
+              {t('signal.messages.secretHidden')}
+            </Text>
+          )}
+          {passwordNotice && (
+            <Alert color="orange" p="xs" data-testid="signal-secret-password-notice">
+              {t('signal.messages.secretRotatedPassword', { time: fmtDate(bot.secret_rotated_at) })}
+            </Alert>
+          )}
         </Stack>
 
         <Stack gap={4}>
@@ -186,7 +172,7 @@ export function SignalBotCard({
             <Text size="sm" fw={600}>
               {t('signal.bot.template')}
             </Text>
-            <CopyButton text={copyTemplate} testId="signal-template-copy" />
+            <CopyButton text={template} testId="signal-template-copy" />
           </Group>
           <Code block data-testid="signal-template">
             {template}
@@ -283,6 +269,14 @@ export function SignalBotCard({
           </Group>
         </Stack>
       </Modal>
+      <ReauthDialog
+        opened={reauth}
+        onCancel={() => setReauth(false)}
+        onConfirmed={() => {
+          setReauth(false);
+          void rotate();
+        }}
+      />
     </Paper>
   );
 }

@@ -43,6 +43,8 @@ const bot = (over: Partial<SignalBotView> = {}): SignalBotView => ({
   signals_rejected: 2,
   created_at: '2025-01-01T00:00:00Z',
   stopped_at: null,
+  secret_rotated_at: null,
+  secret_rotated_reason: null,
   ...over,
 });
 
@@ -64,7 +66,6 @@ function responses(over: Record<string, Handler> = {}, bots: SignalBotView[] = [
     '/api/estado_conexion': () => json({ conexiones: { binance: true, bybit: false, okx: true } }),
     '/api/market/pairs': () => json({ exchange: 'binance', pairs: ['BTC/USDT', 'ETH/USDT'] }),
     '/api/signalbot/bots': () => json({ success: true, bots }),
-    [`/api/signalbot/bots/${ID}/secret`]: () => json({ success: true, secret: SECRET }),
     [`/api/signalbot/bots/${ID}/signals`]: () =>
       json({ success: true, signals: [], page: 1, per_page: 20, pages: 1, total: 0 }),
     ...over,
@@ -209,30 +210,36 @@ describe('SignalBotPage', () => {
     expect(await screen.findByText(SIGNAL_MESSAGES.created)).toBeTruthy();
     const card = await screen.findByTestId('signal-bot');
     await waitFor(() => expect(within(card).getByTestId('signal-secret').textContent).toBe(SECRET));
+    // Shown this once, with a copy button and the notice that it will not be seen again.
+    expect(within(card).getByTestId('signal-secret-once').textContent).toBe(SIGNAL_MESSAGES.secretOnce);
+    expect(within(card).getByTestId('signal-secret-copy')).toBeTruthy();
     expect(within(card).getByTestId('signal-template').textContent).toBe(
-      `{"secret":"${SECRET}","action":"{{strategy.order.action}}","symbol":"ETH/USDT","id":"{{timenow}}"}`,
+      `{"secret":"${SECRET}","action":"{{strategy.order.action}}","symbol":"ETH/USDT","id":"{{timenow}}","time":"{{timenow}}"}`,
     );
+    // "I saved it" forgets it: nothing can show it again.
+    await userEvent.click(within(card).getByTestId('signal-secret-hide'));
+    expect(within(card).getByTestId('signal-secret').textContent).not.toContain(SECRET);
+    expect(within(card).getByTestId('signal-template').textContent).not.toContain(SECRET);
+    expect(within(card).getByTestId('signal-secret-hidden').textContent).toBe(SIGNAL_MESSAGES.secretHidden);
+    expect(within(card).queryByTestId('signal-secret-copy')).toBeNull();
   });
 
-  it('shows the webhook, position and PnL; reveals the secret, fills the template, copies, and rotates after a confirmation', async () => {
+  it('shows the webhook, position and PnL; never reads the secret; rotates after a confirmation and shows the new one once', async () => {
     const writes: string[] = [];
     Object.defineProperty(navigator, 'clipboard', {
       configurable: true,
       value: { writeText: (s: string) => (writes.push(s), Promise.resolve()) },
     });
     let rotations = 0;
-    let reveals = 0;
+    const secretCalls: string[] = [];
     renderApp(<SignalBotPage />, {
       user,
       responses: responses(
         {
           [`/api/signalbot/bots/${ID}/secret`]: (_u, init) => {
-            if (init?.method === 'POST') {
-              rotations++;
-              return json({ success: true, secret: 'NEW-secret', message: SIGNAL_MESSAGES.secretRotated });
-            }
-            reveals++;
-            return json({ success: true, secret: SECRET });
+            secretCalls.push(init?.method ?? 'GET');
+            rotations++;
+            return json({ success: true, secret: 'NEW-secret', message: SIGNAL_MESSAGES.secretRotated });
           },
         },
         [bot()],
@@ -249,28 +256,20 @@ describe('SignalBotPage', () => {
     expect(upnl.getAttribute('style') ?? '').toContain('red');
     expect(within(card).getByTestId('signal-counts').textContent).toBe('Signals: 1 accepted · 2 rejected');
 
-    // Hidden until revealed; the template hides it too.
+    // Not known to the page: hidden, no reveal and no copy of it; the template has a placeholder.
     const secret = within(card).getByTestId('signal-secret');
-    expect(secret.textContent).not.toContain(SECRET);
-    expect(within(card).getByTestId('signal-template').textContent).not.toContain(SECRET);
+    expect(secret.getAttribute('data-shown')).toBe('0');
+    expect(within(card).queryByTestId('signal-secret-reveal')).toBeNull();
+    expect(within(card).queryByTestId('signal-secret-copy')).toBeNull();
+    expect(within(card).getByTestId('signal-secret-hidden').textContent).toBe(SIGNAL_MESSAGES.secretHidden);
+    expect(within(card).getByTestId('signal-template').textContent).toBe(
+      signalTemplate('YOUR_SECRET', 'ETH/USDT'),
+    );
     await userEvent.click(within(card).getByTestId('signal-webhook-copy'));
     await waitFor(() => expect(writes).toEqual([`http://localhost/api/signalbot/webhook/${ID}`]));
     expect(within(card).getByTestId('signal-webhook-copy').textContent).toBe('Copied');
 
-    await userEvent.click(within(card).getByTestId('signal-secret-reveal'));
-    await waitFor(() => expect(secret.textContent).toBe(SECRET));
-    expect(reveals).toBe(1);
-    expect(within(card).getByTestId('signal-template').textContent).toBe(signalTemplate(SECRET, 'ETH/USDT'));
-    await userEvent.click(within(card).getByTestId('signal-template-copy'));
-    await waitFor(() => expect(writes[1]).toBe(signalTemplate(SECRET, 'ETH/USDT')));
-    expect(JSON.parse(writes[1]!)).toEqual({
-      secret: SECRET,
-      action: '{{strategy.order.action}}',
-      symbol: 'ETH/USDT',
-      id: '{{timenow}}',
-    });
-
-    // Rotate: Cancel keeps the secret; confirming fetches a new one and says so.
+    // Rotate: Cancel changes nothing; confirming shows the new secret once and says so.
     await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
     expect(await screen.findByText(SIGNAL_MESSAGES.rotateConfirm)).toBeTruthy();
     await userEvent.click(screen.getByTestId('signal-rotate-cancel'));
@@ -279,13 +278,78 @@ describe('SignalBotPage', () => {
     await userEvent.click(await screen.findByTestId('signal-rotate-confirm'));
     await waitFor(() => expect(secret.textContent).toBe('NEW-secret'));
     expect(rotations).toBe(1);
+    expect(secretCalls).toEqual(['POST']);
+    expect(within(card).getByTestId('signal-secret-once').textContent).toBe(SIGNAL_MESSAGES.secretOnce);
     expect(within(card).getByTestId('signal-template').textContent).toBe(
       signalTemplate('NEW-secret', 'ETH/USDT'),
     );
     expect(await screen.findByText(SIGNAL_MESSAGES.secretRotated)).toBeTruthy();
+    await userEvent.click(within(card).getByTestId('signal-secret-copy'));
+    await waitFor(() => expect(writes[1]).toBe('NEW-secret'));
+    await userEvent.click(within(card).getByTestId('signal-template-copy'));
+    await waitFor(() => expect(writes[2]).toBe(signalTemplate('NEW-secret', 'ETH/USDT')));
+    expect(JSON.parse(writes[2]!)).toEqual({
+      secret: 'NEW-secret',
+      action: '{{strategy.order.action}}',
+      symbol: 'ETH/USDT',
+      id: '{{timenow}}',
+      time: '{{timenow}}',
+    });
     await userEvent.click(within(card).getByTestId('signal-secret-hide'));
     expect(secret.textContent).not.toContain('NEW-secret');
-    expect(reveals).toBe(1);
+    expect(secretCalls).toEqual(['POST']);
+  });
+
+  it('asks for the password when the rotate call needs a recent sign-in, then rotates', async () => {
+    const reauths: Record<string, unknown>[] = [];
+    let confirmed = false;
+    renderApp(<SignalBotPage />, {
+      user,
+      responses: responses(
+        {
+          [`/api/signalbot/bots/${ID}/secret`]: () =>
+            confirmed
+              ? json({ success: true, secret: 'AFTER-reauth', message: SIGNAL_MESSAGES.secretRotated })
+              : json(
+                  {
+                    success: false,
+                    error: 'Confirm your password to continue',
+                    error_code: 'reauth_required',
+                  },
+                  403,
+                ),
+          '/api/reauth': (_u, init) => {
+            const body = bodyOf(init);
+            reauths.push(body);
+            if (body.password !== 'right-pass') {
+              return json({ success: false, error: 'The password is incorrect.' }, 400);
+            }
+            confirmed = true;
+            return json({ success: true, message: 'Password confirmed.' });
+          },
+        },
+        [bot({ secret_rotated_at: '2025-01-02T00:00:00Z', secret_rotated_reason: 'password_change' })],
+      ),
+    });
+    const card = await screen.findByTestId('signal-bot');
+    // The secret was replaced by a password change: the card says so and asks for a rotation.
+    expect(within(card).getByTestId('signal-secret-password-notice').textContent).toMatch(
+      /^Your password was changed on .+, so this bot's webhook secret was replaced/,
+    );
+    await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
+    await userEvent.click(await screen.findByTestId('signal-rotate-confirm'));
+    const dialog = await screen.findByTestId('signal-reauth-dialog');
+    await userEvent.type(within(dialog).getByTestId('signal-reauth-password'), 'wrong-pass');
+    await userEvent.click(within(dialog).getByTestId('signal-reauth-confirm'));
+    expect((await screen.findByTestId('signal-reauth-error')).textContent).toBe(
+      'Could not confirm: The password is incorrect.',
+    );
+    await userEvent.clear(within(dialog).getByTestId('signal-reauth-password'));
+    await userEvent.type(within(dialog).getByTestId('signal-reauth-password'), 'right-pass');
+    await userEvent.click(within(dialog).getByTestId('signal-reauth-confirm'));
+    await waitFor(() => expect(within(card).getByTestId('signal-secret').textContent).toBe('AFTER-reauth'));
+    expect(reauths).toEqual([{ password: 'wrong-pass' }, { password: 'right-pass' }]);
+    expect(within(card).queryByTestId('signal-secret-password-notice')).toBeNull();
   });
 
   it('shows the signal log paged with each status and reason, polled every 5 s', async () => {
@@ -423,7 +487,10 @@ describe('SignalBotPage', () => {
     renderApp(<SignalBotPage />, { user, responses: responses({}, [bot()]) });
     expect(await screen.findByText('Nuevo signal bot')).toBeTruthy();
     const card = await screen.findByTestId('signal-bot');
-    expect(within(card).getByTestId('signal-secret-reveal').textContent).toBe('Mostrar secreto');
+    expect(within(card).getByTestId('signal-secret-rotate').textContent).toBe('Renovar secreto');
+    expect(within(card).getByTestId('signal-secret-hidden').textContent).toBe(
+      'Se muestra una sola vez, al crear el bot o al renovar el secreto.',
+    );
     expect(within(card).getByText('URL del webhook')).toBeTruthy();
     fireEvent.click(screen.getByTestId('signal-create-submit'));
     expect(await errorText()).toBe('Debes seleccionar un exchange.');

@@ -14,7 +14,7 @@ import { StopSignalDialog } from './StopSignalDialog';
 
 /**
  * The Signal Bot page (/signalbot, issue 15 §2; the spec shows no screen content): create a bot on a
- * connected exchange, then per bot its webhook URL, secret (reveal, rotate), the TradingView alert
+ * connected exchange, then per bot its webhook URL, secret (shown once after create or rotate; Rotate), the TradingView alert
  * message, position and PnL, the signal log, and Stop. The list is polled every 5 s.
  */
 export function SignalBotPage() {
