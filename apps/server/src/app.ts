@@ -15,7 +15,8 @@ import {
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
-import { loadMasterKey, SecretBox } from './lib/crypto';
+import { SecretBox } from './lib/crypto';
+import { loadMasterKeys, resealStale } from './lib/master-key';
 import { modules } from './modules/index';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
@@ -128,7 +129,21 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   if (!opts.database) app.addHook('onClose', async () => database.close());
 
-  const secretBox = new SecretBox(loadMasterKey(config.MASTER_KEY, config.dataDir));
+  // MASTER_KEY and/or the key file outside DATA_DIR (an old DATA_DIR/master.key is moved out first).
+  const masterKeys = loadMasterKeys(config);
+  const secretBox = new SecretBox(masterKeys.keys);
+  if (masterKeys.legacy || masterKeys.created) {
+    app.log.warn(
+      { file: config.masterKeyFile, legacy: masterKeys.legacy },
+      'master key file: back it up apart from DATA_DIR',
+    );
+  }
+  // v1 values (before issue 37) and values of an interrupted rotation are re-sealed under the current key.
+  const sealed = await resealStale(database.db, secretBox, { skipUnreadable: true });
+  if (sealed.resealed > 0)
+    app.log.info({ resealed: sealed.resealed }, 'sealed secrets rewritten under the current master key');
+  if (sealed.unreadable.length > 0)
+    app.log.error({ values: sealed.unreadable }, 'sealed secrets no loaded master key opens');
   const ctx: AppContext = {
     config,
     database,

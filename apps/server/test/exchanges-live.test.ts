@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, REDACT } from '../src/app';
 import { type Database } from '../src/db/client';
+import { sealContext } from '../src/lib/crypto';
 import { defaultVenueFactory, WITHDRAW_KEY_MESSAGE } from '../src/modules/exchanges/venue-factory';
 import type { DbVenueRegistry } from '../src/modules/exchanges/venue-registry';
 import { binanceExchangeInfo, createTestUser, testConfig, type TestApp } from './helpers';
@@ -268,11 +269,16 @@ describe('live exchange keys', () => {
     expect(found).toEqual([]);
     // Stored sealed (AES-GCM) and still usable: opening gives the secret back.
     const [row] = await database.sql.query(
-      `SELECT api_key_enc, api_secret_enc FROM exchange_connections WHERE exchange = 'binance'`,
+      `SELECT user_id::text AS u, api_key_enc, api_secret_enc FROM exchange_connections WHERE exchange = 'binance'`,
     );
-    expect(String(row!.api_secret_enc)).toMatch(/^v1:/);
-    expect(t.ctx.secretBox.open(String(row!.api_secret_enc))).toBe(TRADE_SECRET);
-    expect(t.ctx.secretBox.open(String(row!.api_key_enc))).toBe(TRADE_KEY);
+    expect(String(row!.api_secret_enc)).toMatch(/^v2:/);
+    const owner = String(row!.u);
+    expect(
+      t.ctx.secretBox.open(String(row!.api_secret_enc), sealContext.exchangeSecret(owner, 'binance')),
+    ).toBe(TRADE_SECRET);
+    expect(t.ctx.secretBox.open(String(row!.api_key_enc), sealContext.exchangeApiKey(owner, 'binance'))).toBe(
+      TRADE_KEY,
+    );
   });
 
   it('writes no API key or secret to the logs, even at trace level', async () => {

@@ -18,7 +18,7 @@ import {
   type Venue,
 } from '@bytx/venues';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SecretBox } from '../../lib/crypto';
+import { sealContext, type SecretBox } from '../../lib/crypto';
 import { badRequest, HttpError } from '../../lib/errors';
 import type { AddressesRepository } from '../wallet/addresses.repository';
 import type { ConnectionsRepository } from './connections.repository';
@@ -136,9 +136,13 @@ export class ConnectionsService {
     if (await this.repo.get(userId, exchange)) await this.runBeforeChange(userId, exchange);
     await this.repo.upsert(userId, exchange, {
       mode: 'live',
-      apiKeyEnc: this.secretBox.seal(apiKey),
-      apiSecretEnc: this.secretBox.seal(apiSecret),
-      apiPasswordEnc: password ? this.secretBox.seal(password) : null,
+      // Each value is bound to its owner and purpose (AES-GCM associated data): copied into another
+      // user's row, or into the secret's column, it no longer opens.
+      apiKeyEnc: this.secretBox.seal(apiKey, sealContext.exchangeApiKey(userId, exchange)),
+      apiSecretEnc: this.secretBox.seal(apiSecret, sealContext.exchangeSecret(userId, exchange)),
+      apiPasswordEnc: password
+        ? this.secretBox.seal(password, sealContext.exchangePassword(userId, exchange))
+        : null,
     });
     await this.registry.evict(userId, exchange);
     this.log.info({ userId, exchange, mode: 'live' }, 'exchange connected');

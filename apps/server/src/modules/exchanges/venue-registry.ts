@@ -1,8 +1,8 @@
 import { EXCHANGES, exchangeKeyOf, NOT_CONNECTED_MESSAGE, type ExchangeKey } from '@bytx/contract';
 import type { Venue } from '@bytx/venues';
 import type { VenueRegistry } from '../../context';
-import { badRequest } from '../../lib/errors';
-import type { SecretBox } from '../../lib/crypto';
+import { sealContext, type SecretBox } from '../../lib/crypto';
+import { badRequest, conflict } from '../../lib/errors';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository';
 import { paperAccountId, type DbPaperStore } from './paper-store';
 
@@ -108,12 +108,22 @@ export class DbVenueRegistry implements VenueRegistry {
       return this.factory.paper({ exchange, accountId: paperAccountId(userId, exchange), store: this.store });
     }
     if (!row.apiKeyEnc || !row.apiSecretEnc) throw badRequest(NOT_CONNECTED_MESSAGE);
-    return this.factory.live({
-      exchange,
-      apiKey: this.secretBox.open(row.apiKeyEnc),
-      apiSecret: this.secretBox.open(row.apiSecretEnc),
-      ...(row.apiPasswordEnc ? { password: this.secretBox.open(row.apiPasswordEnc) } : {}),
-    });
+    const { apiKeyEnc, apiSecretEnc, apiPasswordEnc } = row;
+    let keys: { apiKey: string; apiSecret: string; password?: string };
+    try {
+      keys = {
+        apiKey: this.secretBox.open(apiKeyEnc, sealContext.exchangeApiKey(userId, exchange)),
+        apiSecret: this.secretBox.open(apiSecretEnc, sealContext.exchangeSecret(userId, exchange)),
+        ...(apiPasswordEnc
+          ? { password: this.secretBox.open(apiPasswordEnc, sealContext.exchangePassword(userId, exchange)) }
+          : {}),
+      };
+    } catch {
+      // Sealed for another owner or purpose (copied in), or under a master key that is not loaded: the
+      // keys are never used; the user connects again.
+      throw conflict(unreadableKeysMessage(exchange));
+    }
+    return this.factory.live({ exchange, ...keys });
   }
 }
 
@@ -124,3 +134,7 @@ async function closeQuietly(venue: Promise<Venue>): Promise<void> {
     // A venue that failed to build or to close has nothing left to release.
   }
 }
+
+/** Stored keys no loaded master key opens for this owner (docs/exchanges.md "Secrets"). */
+export const unreadableKeysMessage = (exchange: ExchangeKey) =>
+  `The stored API keys of ${EXCHANGES.find((e) => e.key === exchange)?.name ?? exchange} cannot be read. Connect the exchange again.`;
