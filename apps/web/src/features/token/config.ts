@@ -32,3 +32,32 @@ export const formatAmount = (value: string | number, decimals = 4) => {
   if (!Number.isFinite(n)) return String(value);
   return n.toLocaleString('en-US', { maximumFractionDigits: decimals });
 };
+
+/** ethers' code for a provider whose network cannot be reached (the spec's 'could not detect network'). */
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+
+/** What a provider says when the node or the server behind it does not answer (fetch, proxy, wallet). */
+const NETWORK_TEXT =
+  /could not detect network|failed to fetch|fetch failed|networkerror|network error|load failed|ECONNREFUSED|the chain did not answer|chain is not reachable|HTTP request failed|took too long to respond/i;
+
+/**
+ * True when `err` (or an error it wraps: viem's `cause` chain, a wallet's `data.originalError`) says the
+ * provider's network could not be reached, rather than a refusal or a revert: spec part 1 §8's
+ * provider error 'could not detect network' (code NETWORK_ERROR).
+ */
+export function isNetworkError(err: unknown): boolean {
+  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 8; i++) {
+    const x = e as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      data?: { originalError?: unknown };
+    };
+    if (x.code === NETWORK_ERROR) return true;
+    if (x.name === 'HttpRequestError' || x.name === 'TimeoutError') return true;
+    if (typeof x.message === 'string' && NETWORK_TEXT.test(x.message)) return true;
+    e = x.cause ?? x.data?.originalError;
+  }
+  return false;
+}

@@ -6,7 +6,7 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { FAKE_ADDRESSES, fakeChain } from '../../../shared/onchain/testing/fakeChain';
 import { resetWalletState } from '../../../shared/onchain/wallet';
-import { estimatedTokens, first120, isValidAmount } from '../config';
+import { estimatedTokens, first120, isNetworkError, isValidAmount } from '../config';
 import { BuyTokenModal } from './BuyTokenModal';
 
 const OWNER = '0x1111111111111111111111111111111111111111';
@@ -275,5 +275,62 @@ describe('BuyTokenModal', () => {
     await user.click(screen.getByTestId('token-connect'));
     expect(screen.getByTestId('token-error').textContent).toBe('MetaMask no detectado');
     await i18n.changeLanguage('en');
+  });
+
+  /** The wallet's node cannot be reached: reads and sends fail as MetaMask reports a failed fetch. */
+  function offline(chain: ReturnType<typeof install>) {
+    const real = chain.provider.request.bind(chain.provider);
+    chain.provider.request = (async (args: { method: string; params?: unknown }) => {
+      if (['eth_call', 'eth_estimateGas', 'eth_sendTransaction', 'eth_blockNumber'].includes(args.method)) {
+        throw {
+          code: -32603,
+          message: 'Internal JSON-RPC error.',
+          data: { originalError: { message: 'Failed to fetch' } },
+        };
+      }
+      return real(args as never);
+    }) as typeof chain.provider.request;
+  }
+
+  it("says 'could not detect network' when the provider's network fails (spec §8, NETWORK_ERROR)", async () => {
+    const user = userEvent.setup();
+    offline(install({ account: BUYER, usdt: usdt(1000) }));
+    open();
+    await user.click(await screen.findByTestId('token-connect'));
+    expect((await screen.findByTestId('token-network-error')).textContent).toBe('could not detect network');
+    await user.type(screen.getByTestId('token-amount'), '5');
+    await user.click(screen.getByTestId('token-buy'));
+    const error = await screen.findByTestId('token-error', {}, { timeout: 10_000 });
+    expect(error.textContent).toBe('Purchase error: could not detect network');
+  });
+
+  it("says 'could not detect network' in Spanish too, and for the owner's withdrawal", async () => {
+    await i18n.changeLanguage('es');
+    try {
+      const user = userEvent.setup();
+      offline(install({ account: OWNER, saleUsdt: usdt(5) }));
+      open();
+      await user.click(await screen.findByTestId('token-connect'));
+      expect((await screen.findByTestId('token-network-error')).textContent).toBe(
+        'no se pudo detectar la red',
+      );
+      await user.click(await screen.findByTestId('token-withdraw'));
+      const error = await screen.findByTestId('token-error', {}, { timeout: 10_000 });
+      expect(error.textContent).toBe('❌ Error de retiro: no se pudo detectar la red');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('tells a network failure from a refusal or a revert', () => {
+    expect(isNetworkError({ code: 'NETWORK_ERROR', message: 'x' })).toBe(true);
+    expect(isNetworkError(new TypeError('Failed to fetch'))).toBe(true);
+    expect(isNetworkError({ code: -32603, message: 'The chain did not answer.' })).toBe(true);
+    expect(isNetworkError(Object.assign(new Error('outer'), { cause: { name: 'HttpRequestError' } }))).toBe(
+      true,
+    );
+    expect(isNetworkError({ code: 4001, message: 'User rejected the request.' })).toBe(false);
+    expect(isNetworkError(new Error('Execution reverted: SoldOut()'))).toBe(false);
+    expect(isNetworkError(null)).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import {
   estimatedTokens,
   first120,
   formatAmount,
+  isNetworkError,
   isValidAmount,
   TOKEN_SALE,
   type PaymentMethod,
@@ -67,6 +68,12 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
   const owner = ownerAddress !== undefined ? ownerAddress : (info?.owner ?? null);
   const isOwner = sameAddress(wallet.account, owner);
   const live = isLive(info);
+  /** A failed transaction's text: the spec's provider error when the network is not reachable. */
+  const failureText = async (err: unknown): Promise<string> => {
+    if (isNetworkError(err)) return t('token.networkError');
+    const actions = await loadChainActions().catch(() => null);
+    return actions ? actions.chainErrorText(err) : errorMessage(err);
+  };
   const refreshBalances = () =>
     queryClient.invalidateQueries({ queryKey: balanceKeys.wallet(wallet.account, wallet.chainId) });
 
@@ -110,9 +117,7 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
       await refreshBalances();
     } catch (err) {
       steps.fail();
-      const actions = await loadChainActions().catch(() => null);
-      const message = actions ? actions.chainErrorText(err) : errorMessage(err);
-      setError(t('token.purchaseError', { message: first120(message) }));
+      setError(t('token.purchaseError', { message: first120(await failureText(err)) }));
     } finally {
       setBusy(false);
     }
@@ -132,9 +137,7 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
       await refreshBalances();
     } catch (err) {
       steps.fail();
-      const actions = await loadChainActions().catch(() => null);
-      const message = actions ? actions.chainErrorText(err) : errorMessage(err);
-      setError(t('token.withdrawError', { message: first120(message) }));
+      setError(t('token.withdrawError', { message: first120(await failureText(err)) }));
     } finally {
       setBusy(false);
     }
@@ -193,6 +196,11 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
         </Button>
       </Group>
       <WrongNetworkAlert wallet={wallet} info={info} testIdPrefix="token" />
+      {onChain && balances.error && isNetworkError(balances.error) && (
+        <Text size="sm" c="red" data-testid="token-network-error">
+          {t('token.networkError')}
+        </Text>
+      )}
       {onChain && balances.data && (
         <Text
           size="sm"
