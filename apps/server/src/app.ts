@@ -15,6 +15,7 @@ import {
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
+import { AppLogController, censor, prettyStream, resolveLogFormat } from './lib/log-format';
 import { SecretBox } from './lib/crypto';
 import { loadMasterKeys, resealStale } from './lib/master-key';
 import { modules } from './modules/index';
@@ -25,7 +26,10 @@ import { loadSheddingPlugin } from './plugins/load-shedding';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { APP_VERSION } from './version';
 
-/** Paths whose values never reach a log line (DESIGN.md principle 7). */
+/**
+ * Paths whose values never reach a log line (DESIGN.md principle 7). A chain address under one of these
+ * names (the token contract's `addresses.token`) is public and kept: see `censor`.
+ */
 export const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -40,6 +44,8 @@ export const REDACT = [
   '*.nueva_password',
   '*.email_code',
   '*.twofa_code',
+  '*.passphrase',
+  '*.privateKey',
 ];
 
 /** Query parameters whose values never reach a log line: they name a person or carry a secret. */
@@ -67,10 +73,10 @@ export function redactUrl(url: string): string {
 }
 
 /** pino options of the app (tests pass a level and a stream to read the lines). */
-export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
+export function loggerOptions(level: string, stream?: NodeJS.WritableStream | { write(line: string): void }) {
   return {
     level,
-    redact: { paths: REDACT, censor: '[redacted]' },
+    redact: { paths: REDACT, censor },
     serializers: {
       req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
         method: req.method,
@@ -97,7 +103,14 @@ export interface BuiltApp {
 
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    logger:
+      opts.logger ??
+      loggerOptions(
+        config.LOG_LEVEL,
+        resolveLogFormat(config.LOG_FORMAT) === 'pretty' ? prettyStream() : undefined,
+      ),
+    // One line per request, at a level by status and time (lib/log-format.ts), not two at info.
+    logController: new AppLogController(),
     trustProxy: config.TRUST_PROXY,
     // Slow or half-sent requests cannot hold a connection (docs/limits.md): node checks the header
     // and request deadlines every second; an idle socket ends after HTTP_IDLE_TIMEOUT_MS.

@@ -430,7 +430,7 @@ describe('hardening: logs', () => {
       },
     });
     const database = await openTestDatabase();
-    const { app, ctx } = await buildApp(testConfig(), { database, logger: loggerOptions('info', stream) });
+    const { app, ctx } = await buildApp(testConfig(), { database, logger: loggerOptions('debug', stream) });
     try {
       await app.ready();
       const u = await createTestUser({ app, ctx });
