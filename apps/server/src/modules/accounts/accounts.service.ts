@@ -1,4 +1,4 @@
-import type { MeUser } from '@bytx/contract';
+import { DISABLE_2FA_CODE_NEEDED, type MeUser } from '@bytx/contract';
 import type { AppContext } from '../../context';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { securityTemplates } from '../mail/account-security-templates';
@@ -20,7 +20,7 @@ import {
   verifyPassword,
 } from './passwords';
 import { LOGIN_BACKOFF_FREE_FAILURES, LoginBackoffRepository } from './login-backoff';
-import { markReauthenticated } from './reauth';
+import { confirmedRecently, markReauthenticated } from './reauth';
 import { canOpenLogoArea, canTrade, isSupportEmail } from './roles';
 import { SessionsRepository, type SessionClient, type SessionUser } from './sessions.repository';
 import { rotateSignalSecretsForUser } from '../bots/signal/secrets';
@@ -184,7 +184,9 @@ export class AccountsService {
    */
   async reauthenticate(user: SessionUser, password: string, code: string | undefined): Promise<void> {
     const has2FA = await this.twofa.isEnabled(user.id);
-    if (has2FA && code === undefined) throw badRequest(TWOFA_CODE_NEEDED_MESSAGE);
+    if (has2FA && code === undefined) {
+      throw badRequest(TWOFA_CODE_NEEDED_MESSAGE, { error_code: 'twofa_code_needed' });
+    }
     const reserved = await this.backoff.reserve(user.email);
     if (!reserved.ok) throw accountBackoff(reserved.retryAfterS);
     const row = await this.users.byId(user.id);
@@ -194,7 +196,7 @@ export class AccountsService {
       if (reserved.failures >= LOGIN_BACKOFF_FREE_FAILURES) {
         await this.noticeFailures(row.email, reserved.failures, row.language);
       }
-      throw badRequest(REAUTH_WRONG_PASSWORD_MESSAGE);
+      throw badRequest(REAUTH_WRONG_PASSWORD_MESSAGE, { error_code: 'wrong_password' });
     }
     await this.backoff.succeeded(user.email);
     if (has2FA && code !== undefined) await this.twofa.verifyEnabled(user.id, code);
@@ -208,8 +210,15 @@ export class AccountsService {
     await this.afterTwofaChange(user, true);
   }
 
-  async disable2fa(user: SessionUser, code: string): Promise<void> {
-    await this.twofa.disable(user.id, code);
+  /**
+   * Turns 2FA off with a current code, or with none when the session confirmed the password and a
+   * code through POST /api/reauth in the last 5 minutes (that reauth spent the code the user had;
+   * asking for a second one would make them wait for the next 30 s step).
+   */
+  async disable2fa(user: SessionUser, code: string | undefined): Promise<void> {
+    if (code !== undefined) await this.twofa.disable(user.id, code);
+    else if (await confirmedRecently(this.ctx.db, user.sessionId)) await this.twofa.turnOff(user.id);
+    else throw badRequest(DISABLE_2FA_CODE_NEEDED);
     await this.afterTwofaChange(user, false);
   }
 

@@ -57,18 +57,24 @@ export const PASSWORD_IS_EMAIL_MESSAGE =
  */
 export function assertPasswordAllowed(password: string, email?: string): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    throw badRequest(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`);
+    throw badRequest(`The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long.`, {
+      error_code: 'password_length',
+    });
   }
-  if (password.trim().length === 0) throw badRequest('The password cannot be only spaces.');
+  if (password.trim().length === 0) {
+    throw badRequest('The password cannot be only spaces.', { error_code: 'password_spaces' });
+  }
   if (isCommonPassword(password)) {
-    throw badRequest('This password is too common and easy to guess. Please choose another one.');
+    throw badRequest('This password is too common and easy to guess. Please choose another one.', {
+      error_code: 'password_common',
+    });
   }
   if (email !== undefined) {
     const address = email.trim().toLowerCase();
     const local = address.split('@')[0] ?? '';
     const candidate = password.trim().toLowerCase();
     if (candidate === address || (local.length > 0 && candidate === local)) {
-      throw badRequest(PASSWORD_IS_EMAIL_MESSAGE);
+      throw badRequest(PASSWORD_IS_EMAIL_MESSAGE, { error_code: 'password_email' });
     }
   }
 }

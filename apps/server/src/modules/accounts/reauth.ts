@@ -60,6 +60,20 @@ export function requireRecentAuth(ctx: AppContext): preHandlerAsyncHookHandler {
   };
 }
 
+/**
+ * True when the session confirmed the password (and the code, with 2FA on) through POST /api/reauth
+ * in the last 5 minutes — not merely logged in.
+ */
+export async function confirmedRecently(db: Db, sessionId: string, now = Date.now()): Promise<boolean> {
+  const [row] = await db
+    .select({ reauthAt: sessions.reauthAt })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  const at = row?.reauthAt?.getTime();
+  return at !== undefined && now - at <= REAUTH_WINDOW_MS;
+}
+
 /** Records a successful password (+ TOTP) confirmation on the session. */
 export async function markReauthenticated(db: Db, sessionId: string, at = new Date()): Promise<void> {
   await db.update(sessions).set({ reauthAt: at }).where(eq(sessions.id, sessionId));

@@ -3,7 +3,6 @@ import {
   check2faResponse,
   codeBody,
   disable2faBody,
-  DISABLE_2FA_CODE_NEEDED,
   emptyBody,
   endOtherSessionsResponse,
   enviarCodigoBody,
@@ -24,7 +23,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { badRequest, HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
+import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
 import { addressKey, FailedLoginThrottle } from './login-throttle';
@@ -270,7 +269,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       config: { rateLimit: limits.twofa },
       schema: {
         tags: TAGS,
-        summary: 'Turn 2FA off (needs a current code while it is on; without 2FA nothing to do)',
+        summary:
+          'Turn 2FA off (needs a recent authentication, and a current code unless POST /api/reauth checked one in the last 5 minutes; without 2FA nothing to do)',
         security: bearer,
         body: disable2faBody,
         response: { 200: successMessageResponse },
@@ -281,9 +281,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       if (!(await service.twofa.isEnabled(user.id))) {
         return { success: true as const, message: 'Two-Factor Authentication is already off.' };
       }
-      const { code } = request.body;
-      if (code === undefined) throw badRequest(DISABLE_2FA_CODE_NEEDED);
-      await service.disable2fa(user, code);
+      // Without a code only right after a POST /api/reauth that checked one (accounts.service.ts).
+      await service.disable2fa(user, request.body.code);
       return { success: true as const, message: 'Two-Factor Authentication disabled.' };
     },
   );

@@ -78,6 +78,11 @@ export class TwoFactorService {
 
   async disable(userId: string, code: string): Promise<void> {
     await this.verifyEnabled(userId, code);
+    await this.turnOff(userId);
+  }
+
+  /** Turns 2FA off with no code of its own: the caller checked one (a reauth with a code). */
+  async turnOff(userId: string): Promise<void> {
     await this.repo.upsert(userId, {
       enabled: false,
       secretEnc: null,
