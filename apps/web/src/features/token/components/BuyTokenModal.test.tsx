@@ -280,16 +280,16 @@ describe('BuyTokenModal', () => {
   /** The wallet's node cannot be reached: reads and sends fail as MetaMask reports a failed fetch. */
   function offline(chain: ReturnType<typeof install>) {
     const real = chain.provider.request.bind(chain.provider);
-    chain.provider.request = (async (args: { method: string; params?: unknown }) => {
+    chain.provider.request = async (args: { method: string; params?: unknown }) => {
       if (['eth_call', 'eth_estimateGas', 'eth_sendTransaction', 'eth_blockNumber'].includes(args.method)) {
-        throw {
+        // MetaMask's shape: a plain object with a code, the fetch failure inside.
+        throw Object.assign(new Error('Internal JSON-RPC error.'), {
           code: -32603,
-          message: 'Internal JSON-RPC error.',
           data: { originalError: { message: 'Failed to fetch' } },
-        };
+        });
       }
       return real(args as never);
-    }) as typeof chain.provider.request;
+    };
   }
 
   it("says 'could not detect network' when the provider's network fails (spec §8, NETWORK_ERROR)", async () => {
