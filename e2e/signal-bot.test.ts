@@ -11,6 +11,8 @@ const SYMBOL = 'ETH/USDT';
  * The Signal bot from `/signalbot` on paper Binance (issue 15 "Tests"): create a bot, read its webhook URL
  * and secret from the page, post a buy signal to the webhook with `fetch` (as TradingView would), see it
  * executed in the log and the position move; the same signal id again is a duplicate that trades nothing.
+ * The secret is shown once (issue 37 point 9): after "I saved it" the page cannot show it again; Rotate
+ * shows a new one once, and the old one is refused.
  */
 describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () => {
   let server: RunningServer;
@@ -63,10 +65,15 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     await expect.poll(() => card.getByTestId('signal-bot-symbol').textContent()).toBe(SYMBOL);
     const url = (await card.getByTestId('signal-webhook-url').textContent()) ?? '';
     expect(url).toMatch(/\/api\/signalbot\/webhook\/[0-9a-f-]{36}$/);
+    // On PUBLIC_URL (unset here: http://localhost:PORT), not on the Host the browser sent.
+    expect(url.startsWith(`http://localhost:${new URL(server.baseUrl).port}/`)).toBe(true);
     const secretEl = card.getByTestId('signal-secret');
     await expect.poll(() => secretEl.getAttribute('data-shown'), { timeout: 15_000 }).toBe('1');
     const secret = (await secretEl.textContent()) ?? '';
     expect(secret.length).toBeGreaterThanOrEqual(32);
+    await expect
+      .poll(() => card.getByTestId('signal-secret-once').textContent())
+      .toBe('Copy this secret now: you will not see it again. Only its hash is stored.');
     // The TradingView alert message carries the bot's values.
     await expect
       .poll(
@@ -77,6 +84,7 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
         action: '{{strategy.order.action}}',
         symbol: SYMBOL,
         id: '{{timenow}}',
+        time: '{{timenow}}',
       });
     await expect
       .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')))
@@ -84,7 +92,13 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
 
     // The webhook is the server's own address (the browser page and the test reach the same server).
     const target = `${server.baseUrl}${new URL(url).pathname}`;
-    const first = await webhook(target, { secret, action: 'buy', symbol: SYMBOL, id: 'e2e-buy-1' });
+    const first = await webhook(target, {
+      secret,
+      action: 'buy',
+      symbol: SYMBOL,
+      id: 'e2e-buy-1',
+      time: new Date().toISOString(),
+    });
     // 200 executed, or 202 accepted (recorded; the runner executes it right after).
     expect([200, 202]).toContain(first.status);
     expect(first.body.success).toBe(true);
@@ -130,6 +144,30 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     await expect
       .poll(() => rejected.getByTestId('signal-log-reason').textContent())
       .toContain('Wrong secret');
+
+    // "I saved it": the page forgets the secret and nothing shows it again.
+    await card.getByTestId('signal-secret-hide').click();
+    await expect.poll(() => secretEl.getAttribute('data-shown')).toBe('0');
+    await expect.poll(() => card.getByTestId('signal-template').textContent()).not.toContain(secret);
+    await page.reload();
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.getByTestId('signal-secret').getAttribute('data-shown')).toBe('0');
+    // Rotate (the session signed in a moment ago: no password asked): a new secret, shown once.
+    await card.getByTestId('signal-secret-rotate').click();
+    await page.getByTestId('signal-rotate-confirm').click();
+    await expect
+      .poll(() => card.getByTestId('signal-secret').getAttribute('data-shown'), { timeout: 15_000 })
+      .toBe('1');
+    const rotated = (await card.getByTestId('signal-secret').textContent()) ?? '';
+    expect(rotated).not.toBe(secret);
+    expect((await webhook(target, { secret, action: 'close', symbol: SYMBOL })).status).toBe(401);
+    const withNew = await webhook(target, {
+      secret: rotated,
+      action: 'buy',
+      symbol: SYMBOL,
+      id: 'e2e-buy-2',
+    });
+    expect(withNew.body.success).toBe(true);
 
     // Stop (sell the position, the default).
     await card.getByTestId('signal-bot-stop').click();
