@@ -20,10 +20,11 @@ export const verifyLogin2fa = (tempToken: string, code: string) =>
     token: tempToken,
   });
 
-export const sendSignupCode = (email: string, language: Language) =>
+/** Step 1 sends the chosen password too: the server checks its rules before mailing a code. */
+export const sendSignupCode = (email: string, language: Language, password?: string) =>
   api<{ success?: boolean; message?: string }>('/api/enviar_codigo', {
     method: 'POST',
-    body: { email, language },
+    body: password === undefined ? { email, language } : { email, language, password },
     token: null,
   });
 

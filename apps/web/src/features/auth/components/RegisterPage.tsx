@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api/client';
 import { fetchPublicConfig, registerCall, sendSignupCode, serverMessage } from '../api/auth';
+import { passwordRule } from '../api/reauth';
 
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
@@ -84,7 +85,7 @@ export function RegisterPage() {
     }
     setBusy(true);
     try {
-      const res = await sendSignupCode(email.trim(), language);
+      const res = await sendSignupCode(email.trim(), language, password);
       if (res.success) {
         setStep(2);
         setError(null);
@@ -92,7 +93,10 @@ export function RegisterPage() {
         fail(t('auth.register.sendFailed'), res.message ?? null);
       }
     } catch (err) {
-      if (err instanceof ApiError) fail(t('auth.register.sendFailed'), serverMessage(err));
+      // A refused password (too common, the email, …) is named in the user's language.
+      const rule = passwordRule(err);
+      if (rule) fail(t(`auth.register.rules.${rule}`));
+      else if (err instanceof ApiError) fail(t('auth.register.sendFailed'), serverMessage(err));
       else fail(t('auth.register.connection'));
     } finally {
       setBusy(false);
@@ -110,7 +114,10 @@ export function RegisterPage() {
       if (res.success) setSuccess(t('auth.register.created'));
       else fail(res.message || t('auth.register.registerFailed'));
     } catch (err) {
-      fail(serverMessage(err) ?? t('auth.register.registerFailed'));
+      const rule = passwordRule(err);
+      fail(
+        rule ? t(`auth.register.rules.${rule}`) : (serverMessage(err) ?? t('auth.register.registerFailed')),
+      );
     } finally {
       setBusy(false);
     }

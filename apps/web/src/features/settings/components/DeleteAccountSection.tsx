@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, STORAGE } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
+import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
 import { deleteAccount, serverError } from '../api/account';
 
 /**
@@ -17,13 +18,15 @@ export function DeleteAccountSection() {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Deletion needs a recent authentication: the password dialog comes up when the server asks.
+  const { run, modal } = useReauth();
 
   const confirm = async () => {
     setBusy(true);
     setError(null);
     try {
-      await deleteAccount();
       setOpen(false);
+      await run(deleteAccount);
       window.alert(t('settings.delete.done'));
       const lang = localStorage.getItem(STORAGE.lang);
       await logout();
@@ -33,6 +36,7 @@ export function DeleteAccountSection() {
       void navigate('/');
     } catch (err) {
       setOpen(false);
+      if (err instanceof ReauthCancelled) return;
       setError(
         err instanceof ApiError
           ? t('settings.delete.failed', { error: serverError(err) ?? err.message })
@@ -70,6 +74,7 @@ export function DeleteAccountSection() {
           </Button>
         </Group>
       </Modal>
+      {modal}
     </Paper>
   );
 }

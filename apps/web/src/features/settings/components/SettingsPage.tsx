@@ -8,11 +8,12 @@ import { ChangePasswordSection } from './ChangePasswordSection';
 import { DeleteAccountSection } from './DeleteAccountSection';
 import { ExchangeSection } from './ExchangeSection';
 import { PlansSection } from './PlansSection';
+import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
 
 /**
  * Settings (spec part 1 §2): Connect Exchange, connected exchanges, 2FA, plans, change password,
- * delete account, forum link. Each section is its own component file.
+ * open sessions (issue 37), delete account, forum link. Each section is its own component file.
  */
 export function SettingsPage() {
   const { t, i18n } = useTranslation();
@@ -30,6 +31,7 @@ export function SettingsPage() {
       <Stack gap="lg" mt="md">
         <ExchangeSection />
         <TwoFactorSection />
+        <SessionsSection />
         <PlansSection />
         <ChangePasswordSection />
         <DeleteAccountSection />

@@ -17,6 +17,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
+import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
 import { check2fa, disable2fa, enable2fa, generate2fa, serverError } from '../api/account';
 
 type Note = { color: 'green' | 'red' | 'yellow'; text: string; detail?: string | null };
@@ -37,6 +38,8 @@ export function TwoFactorSection() {
   const [disableCode, setDisableCode] = useState('');
   const [busy, setBusy] = useState(false);
   const has2FA = status.data?.has2FA ?? user?.has2FA ?? false;
+  // Turning 2FA on or off needs a recent authentication (the password dialog comes up when asked).
+  const { run, modal } = useReauth();
 
   const done = async () => {
     await queryClient.invalidateQueries({ queryKey: ['check_2fa'] });
@@ -48,10 +51,11 @@ export function TwoFactorSection() {
     if (!user) return setNote({ color: 'yellow', text: t('settings.twofa.mustLogin') });
     setBusy(true);
     try {
-      const res = await generate2fa();
+      const res = await run(generate2fa);
       setSetup({ qr: res.qr, secret: res.secret });
       setCode('');
     } catch (err) {
+      if (err instanceof ReauthCancelled) return;
       const why = serverError(err);
       setNote({
         color: 'red',
@@ -68,11 +72,12 @@ export function TwoFactorSection() {
     if (!/^\d{6}$/.test(code.trim())) return setNote({ color: 'red', text: t('settings.twofa.invalid') });
     setBusy(true);
     try {
-      await enable2fa(code.trim());
+      await run(() => enable2fa(code.trim()));
       setSetup(null);
-      setNote({ color: 'green', text: t('settings.twofa.enabled') });
+      setNote({ color: 'green', text: t('settings.twofa.enabled'), detail: t('settings.twofa.othersEnded') });
       await done();
     } catch (err) {
+      if (err instanceof ReauthCancelled) return;
       setNote({
         color: 'red',
         text: t('settings.twofa.invalid'),
@@ -87,14 +92,24 @@ export function TwoFactorSection() {
     e.preventDefault();
     setBusy(true);
     try {
-      await disable2fa(disableCode.trim());
+      const typed = disableCode.trim();
       setConfirmOpen(false);
+      // After a confirmation (password and code) the retry goes without a code: that one was spent.
+      await run(
+        () => disable2fa(typed),
+        () => disable2fa(),
+      );
       setDisableCode('');
-      setNote({ color: 'green', text: t('settings.twofa.disabled') });
+      setNote({
+        color: 'green',
+        text: t('settings.twofa.disabled'),
+        detail: t('settings.twofa.othersEnded'),
+      });
       await done();
     } catch (err) {
       setConfirmOpen(false);
       setDisableCode('');
+      if (err instanceof ReauthCancelled) return;
       setNote({ color: 'red', text: t('settings.twofa.disableFailed'), detail: serverError(err) });
     } finally {
       setBusy(false);
@@ -196,6 +211,7 @@ export function TwoFactorSection() {
           </Stack>
         </form>
       </Modal>
+      {modal}
     </Paper>
   );
 }
