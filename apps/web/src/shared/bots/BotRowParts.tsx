@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotProblem } from '@bytx/contract';
 import { secondsLeft, type SlTpEdit, type SlTpField } from './hooks';
+import { fmtPrice, type SlTpProblem } from './slTp';
 import type { BotScreen } from './screen';
 import { tid } from './testIds';
 
@@ -79,19 +80,29 @@ export function BotRowCard({
   );
 }
 
-/** The SL and TP+ inputs, each with the seconds left of its 30 s window. */
+/**
+ * The SL and TP+ inputs, each with the seconds left of its 30 s window. With `quote` the labels say
+ * the unit (a price in the quote currency) and the current price is shown beside them; `problem` is
+ * what is wrong with a field's text (shown under it as the user types, slTp.ts).
+ */
 export function SlTpInputs({
   screen,
   edit,
   now,
   disabled,
   onEdit,
+  quote,
+  price,
+  problem,
 }: {
   screen: BotScreen;
   edit: SlTpEdit;
   now: number;
   disabled?: boolean | undefined;
   onEdit: (field: SlTpField, value: string) => void;
+  quote?: string;
+  price?: number | null;
+  problem?: (field: SlTpField, value: string) => SlTpProblem | null;
 }) {
   const { t } = useTranslation();
   const fields = [
@@ -110,19 +121,41 @@ export function SlTpInputs({
       id: 'tpplus-input',
     },
   ] as const;
-  return fields.map(({ field, label, value, left, id }) => (
-    <TextInput
-      key={field}
-      size="xs"
-      w={110}
-      label={t(label)}
-      value={value}
-      {...(disabled === undefined ? {} : { disabled })}
-      onChange={(e) => onEdit(field, e.currentTarget.value)}
-      rightSection={left > 0 ? <Text size="xs">{t('bots.row.countdown', { s: left })}</Text> : null}
-      data-testid={tid(screen.ids, id)}
-    />
-  ));
+  const inputs = fields.map(({ field, label, value, left, id }) => {
+    const p = problem?.(field, value) ?? null;
+    return (
+      <Stack key={field} gap={2} w={quote ? 150 : 110}>
+        <TextInput
+          size="xs"
+          label={quote ? t('bots.slTp.label', { name: t(label), quote }) : t(label)}
+          value={value}
+          inputMode="decimal"
+          {...(disabled === undefined ? {} : { disabled })}
+          onChange={(e) => onEdit(field, e.currentTarget.value)}
+          error={p !== null}
+          aria-invalid={p !== null}
+          rightSection={left > 0 ? <Text size="xs">{t('bots.row.countdown', { s: left })}</Text> : null}
+          data-testid={tid(screen.ids, id)}
+        />
+        {p && (
+          <Text size="xs" c="red" role="alert" data-testid={tid(screen.ids, `${id}-error`)}>
+            {t(`bots.slTp.${p.key}`, p.params)}
+          </Text>
+        )}
+      </Stack>
+    );
+  });
+  if (!quote) return inputs;
+  return (
+    <>
+      {inputs}
+      <Text size="xs" c="dimmed" data-testid={tid(screen.ids, 'price-now')}>
+        {price === null || price === undefined
+          ? t('bots.slTp.priceUnknown')
+          : t('bots.slTp.priceNow', { price: fmtPrice(price), quote })}
+      </Text>
+    </>
+  );
 }
 
 /** The row's dialog buttons ('Trading history', 'Pending Orders', …) and 'Detener'. */

@@ -164,6 +164,8 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
     attention,
     acceptAttention,
     connected,
+    /** The connection state is not known yet ('loading') or could not be read ('unknown'). */
+    connState: conns.data ? ('ready' as const) : conns.isError ? ('unknown' as const) : ('loading' as const),
     isConnected: exchange !== '' && !!connected[exchange],
     pairs: pairs.data,
     suggestions,
@@ -179,7 +181,17 @@ export type StartFormState = ReturnType<typeof useStartForm>;
 export function StartFormFields({ screen, form }: { screen: BotScreen; form: StartFormState }) {
   const { t } = useTranslation();
   const { ids } = screen;
-  const { exchange, pair, pairs, pairFocus, suggestions, connected, isConnected, invalid } = form;
+  const { exchange, pair, pairs, pairFocus, suggestions, connected, connState, isConnected, invalid } = form;
+  // Until the connection state has loaded nothing is known: saying '❌ No conectado' then reads as a
+  // failure (issue 37 point 21), so the options and the badge say it is being checked.
+  const mark = (key: string) =>
+    connState === 'loading'
+      ? t('bots.form.checkingMark')
+      : connState === 'unknown'
+        ? t('bots.form.unknownMark')
+        : connected[key]
+          ? t('bots.form.connectedMark')
+          : t('bots.form.notConnectedMark');
   return (
     <>
       <Group align="flex-end" gap="xs">
@@ -191,15 +203,25 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
             { value: '', label: t('bots.form.exchangePlaceholder') },
             ...EXCHANGES.map((e) => ({
               value: e.key,
-              label: `${e.name} ${connected[e.key] ? t('bots.form.connectedMark') : t('bots.form.notConnectedMark')}`,
+              label: `${e.name} ${mark(e.key)}`,
             })),
           ]}
           style={{ flex: 1 }}
           data-testid={tid(ids, 'exchange')}
         />
         {exchange && (
-          <Badge color={isConnected ? 'green' : 'red'} data-testid={tid(ids, 'exchange-badge')}>
-            {isConnected ? t('bots.form.connected') : t('bots.form.notConnected')}
+          <Badge
+            color={connState !== 'ready' ? 'gray' : isConnected ? 'green' : 'red'}
+            data-state={connState}
+            data-testid={tid(ids, 'exchange-badge')}
+          >
+            {connState === 'loading'
+              ? t('bots.form.checking')
+              : connState === 'unknown'
+                ? t('bots.form.unknown')
+                : isConnected
+                  ? t('bots.form.connected')
+                  : t('bots.form.notConnected')}
           </Badge>
         )}
       </Group>

@@ -67,11 +67,14 @@ const emptyEdit = (b: SlTpBot): SlTpEdit => ({
 /**
  * The SL / TP+ inputs of the bot rows: an edit starts a 30 s countdown (ticking every second), and
  * every 5 s what was edited more than 30 s ago is sent with `send` (an empty field sends `null`);
- * a failure shows 'Error: …'.
+ * a failure shows 'Error: …'. `sendNow` (the row's Update button) sends a bot's edits at once, and
+ * leaving the page sends what is still counting down, so no edit is lost (issue 37 point 20). A value
+ * `invalid` says is wrong is never sent: the row shows why beside the field and the edit waits.
  */
 export function useDebouncedSlTp<B extends SlTpBot>(
   bots: B[],
   send: (bot: B, field: SlTpField, value: number | null) => Promise<unknown>,
+  invalid?: (bot: B, field: SlTpField, raw: string) => boolean,
 ) {
   const { t } = useTranslation();
   const [edits, setEdits] = useState<Record<string, SlTpEdit>>({});
@@ -81,32 +84,69 @@ export function useDebouncedSlTp<B extends SlTpBot>(
   botsRef.current = bots;
   const sendRef = useRef(send);
   sendRef.current = send;
+  const invalidRef = useRef(invalid);
+  invalidRef.current = invalid;
+  const tRef = useRef(t);
+  tRef.current = t;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const tick = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(tick);
   }, []);
+
+  /**
+   * Sends the fields of bot `id` that `due` picks (and are valid), clearing their countdown first so
+   * the 5 s timer does not send them again. Resolves true when every send succeeded (false: nothing
+   * was due, a value is invalid, or a send failed — reported as 'Error: …').
+   */
+  const flush = useRef((id: string, due: (editedAt: number) => boolean): Promise<boolean> => {
+    const e = editsRef.current[id];
+    const b = botsRef.current.find((x) => x.id === id);
+    if (!e || !b) return Promise.resolve(false);
+    const toNum = (v: string) => (v.trim() === '' ? null : Number(v));
+    const fields: [SlTpField, string, number | null, 'slEditedAt' | 'tpEditedAt'][] = [
+      ['sl', e.sl, e.slEditedAt, 'slEditedAt'],
+      ['tpPlus', e.tpPlus, e.tpEditedAt, 'tpEditedAt'],
+    ];
+    const sends: Promise<unknown>[] = [];
+    let blocked = false;
+    for (const [field, value, editedAt, key] of fields) {
+      if (editedAt === null || !due(editedAt)) continue;
+      if (invalidRef.current?.(b, field, value)) {
+        blocked = true;
+        continue;
+      }
+      const cleared = { ...e, [key]: null };
+      editsRef.current = { ...editsRef.current, [id]: { ...(editsRef.current[id] ?? cleared), [key]: null } };
+      setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? cleared), [key]: null } }));
+      sends.push(sendRef.current(b, field, toNum(value)));
+    }
+    if (sends.length === 0) return Promise.resolve(false);
+    return Promise.all(sends).then(
+      () => !blocked,
+      (err: unknown) => {
+        notifications.show({
+          color: 'red',
+          message: tRef.current('bots.errors.generic', { message: errorMessage(err) }),
+        });
+        return false;
+      },
+    );
+  }).current;
+
   useEffect(() => {
-    const report = (err: unknown) =>
-      notifications.show({ color: 'red', message: t('bots.errors.generic', { message: errorMessage(err) }) });
-    const toNum = (s: string) => (s.trim() === '' ? null : Number(s));
     const timer = setInterval(() => {
       const at = Date.now();
-      for (const [id, e] of Object.entries(editsRef.current)) {
-        const b = botsRef.current.find((x) => x.id === id);
-        if (!b) continue;
-        if (e.slEditedAt !== null && at - e.slEditedAt > EDIT_WINDOW_MS) {
-          setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), slEditedAt: null } }));
-          void sendRef.current(b, 'sl', toNum(e.sl)).catch(report);
-        }
-        if (e.tpEditedAt !== null && at - e.tpEditedAt > EDIT_WINDOW_MS) {
-          setEdits((p) => ({ ...p, [id]: { ...(p[id] ?? e), tpEditedAt: null } }));
-          void sendRef.current(b, 'tpPlus', toNum(e.tpPlus)).catch(report);
-        }
+      for (const id of Object.keys(editsRef.current)) {
+        void flush(id, (editedAt) => at - editedAt > EDIT_WINDOW_MS);
       }
     }, RESEND_MS);
-    return () => clearInterval(timer);
-  }, [t]);
+    return () => {
+      clearInterval(timer);
+      // Leaving the page within a countdown: what is still waiting goes now, not never.
+      for (const id of Object.keys(editsRef.current)) void flush(id, () => true);
+    };
+  }, [flush]);
   const editOf = (b: B) => edits[b.id] ?? emptyEdit(b);
   const onEdit = (b: B, field: SlTpField, value: string) => {
     setEdits((prev) => {
@@ -121,7 +161,14 @@ export function useDebouncedSlTp<B extends SlTpBot>(
       };
     });
   };
-  return { now, editOf, onEdit };
+  /** Update: the bot's edits now, whatever their countdown (the countdown stays for edits not sent). */
+  const sendNow = (b: B) => flush(b.id, () => true);
+  /** True while the bot has an edit not sent yet. */
+  const pending = (b: B) => {
+    const e = edits[b.id];
+    return !!e && (e.slEditedAt !== null || e.tpEditedAt !== null);
+  };
+  return { now, editOf, onEdit, sendNow, pending };
 }
 
 /**

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
+import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
 import { DCA_SCREEN } from './screen';
 
 export function ActiveBotRow({
@@ -12,6 +13,7 @@ export function ActiveBotRow({
   now,
   optimistic,
   onEdit,
+  onUpdate,
   onRa,
   onHistory,
   onPending,
@@ -25,6 +27,8 @@ export function ActiveBotRow({
   now: number;
   optimistic?: boolean;
   onEdit: (field: SlTpField, value: string) => void;
+  /** Update: send the SL / TP+ edits now. */
+  onUpdate: () => void;
   onRa: (enabled: boolean) => void;
   onHistory: () => void;
   onPending: () => void;
@@ -69,9 +73,23 @@ export function ActiveBotRow({
           onChange={(e) => onRa(e.currentTarget.checked)}
           data-testid="dca-ra-switch"
         />
-        <SlTpInputs screen={DCA_SCREEN} edit={edit} now={now} onEdit={onEdit} />
-        {/* The spec's 'Update' control does nothing: edits are sent by the 5 s resend rule. */}
-        <Button size="xs" variant="default">
+        <SlTpInputs
+          screen={DCA_SCREEN}
+          edit={edit}
+          now={now}
+          onEdit={onEdit}
+          quote={quoteOf(bot.symbol)}
+          price={price}
+          problem={(field, value) => slTpProblem(field, value, price, bot.direction)}
+        />
+        {/* Update sends the edits at once; the 30 s countdown (spec) still sends what is not sent. */}
+        <Button
+          size="xs"
+          variant="default"
+          disabled={optimistic}
+          onClick={onUpdate}
+          data-testid="dca-update-btn"
+        >
           {t('dca.bots.update')}
         </Button>
       </Group>

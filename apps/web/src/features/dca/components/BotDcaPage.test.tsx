@@ -215,6 +215,141 @@ describe('BotDcaPage', () => {
     });
   });
 
+  it('says the connections are being checked while they load, not "❌ No conectado" (EN and ES)', async () => {
+    let release: () => void = () => undefined;
+    const ready = new Promise<void>((r) => (release = r));
+    renderApp(<BotDcaPage />, {
+      user,
+      responses: {
+        ...responses(),
+        '/api/estado_conexion': async () => {
+          await ready;
+          return json({ conexiones: { binance: true, bybit: false } });
+        },
+      },
+    });
+    const select = await screen.findByTestId('dca-exchange');
+    const option = (key: string) => select.querySelector(`option[value="${key}"]`)?.textContent ?? '';
+    expect(option('binance')).toBe('Binance ⏳ checking…');
+    expect(select.textContent).not.toContain('No conectado');
+    setValue(select, 'binance');
+    expect(screen.getByTestId('dca-exchange-badge').textContent).toBe('Checking…');
+    expect(screen.queryByTestId('dca-form-error')).toBeNull();
+    await i18n.changeLanguage('es');
+    expect((await screen.findByTestId('dca-exchange-badge')).textContent).toBe('Comprobando…');
+    expect(option('bybit')).toBe('Bybit ⏳ comprobando…');
+    release();
+    await waitFor(() => expect(screen.getByTestId('dca-exchange-badge').textContent).toBe('Conectado'));
+    expect(option('binance')).toContain('✅ Conectado');
+    expect(option('bybit')).toContain('❌ No conectado');
+  });
+
+  it('SL / TP+: units and the current price beside them, checked as typed, Update sends at once', async () => {
+    act(() => notifications.clean());
+    const sent: { path: string; body: Record<string, unknown> }[] = [];
+    const record = (path: string) => (_u: URL, init?: RequestInit) => {
+      sent.push({ path, body: JSON.parse(init?.body as string) as Record<string, unknown> });
+      return json({ success: true });
+    };
+    renderApp(<BotDcaPage />, {
+      user,
+      responses: {
+        ...responses({}, [bot]),
+        '/api/update_sl': record('sl'),
+        '/api/update_tp_plus': record('tp_plus'),
+      },
+    });
+    const sl = await screen.findByTestId<HTMLInputElement>('dca-sl-input');
+    expect(screen.getByLabelText('SL price (USDT)')).toBe(sl);
+    expect(screen.getByLabelText('TP+ price (USDT)')).toBe(screen.getByTestId('dca-tpplus-input'));
+    await waitFor(() =>
+      expect(screen.getByTestId('dca-price-now').textContent).toBe('Price now: 3,001 USDT'),
+    );
+
+    // Wrong values are said at once, beside the field, and never sent.
+    setValue(sl, '3100');
+    expect(screen.getByTestId('dca-sl-input-error').textContent).toBe(
+      'The SL must be below the current price (3,001): it sells when the price falls to it.',
+    );
+    setValue(sl, 'abc');
+    expect(screen.getByTestId('dca-sl-input-error').textContent).toBe(
+      'Enter a price above 0 (at most 1,000,000,000), or leave it empty to clear it.',
+    );
+    setValue(screen.getByTestId('dca-tpplus-input'), '2900');
+    expect(screen.getByTestId('dca-tpplus-input-error').textContent).toBe(
+      'TP+ must be above the current price (3,001): it sells when the price rises to it.',
+    );
+    await i18n.changeLanguage('es');
+    expect((await screen.findByTestId('dca-tpplus-input-error')).textContent).toBe(
+      'El TP+ debe estar por encima del precio actual (3,001): vende cuando el precio sube hasta él.',
+    );
+    expect(screen.getByLabelText('Precio SL (USDT)')).toBe(sl);
+    expect(screen.getByTestId('dca-price-now').textContent).toBe('Precio actual: 3,001 USDT');
+    await userEvent.click(screen.getByTestId('dca-update-btn'));
+    expect(await screen.findByText('Corrige primero el valor marcado: no se envió nada.')).toBeTruthy();
+    expect(sent).toEqual([]);
+    await i18n.changeLanguage('en');
+
+    // Valid values: Update sends both now, not after the 30 s countdown.
+    setValue(sl, '2800,5');
+    setValue(screen.getByTestId('dca-tpplus-input'), '3200');
+    expect(screen.queryByTestId('dca-sl-input-error')).toBeNull();
+    expect(screen.queryByTestId('dca-tpplus-input-error')).toBeNull();
+    expect(screen.getAllByText(/^\d+s$/)).toHaveLength(2); // both countdowns run
+    await userEvent.click(screen.getByTestId('dca-update-btn'));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent).toEqual([
+      {
+        path: 'sl',
+        body: { user_id: 'me@example.com', exchange: 'binance', symbol: 'ETH/USDT', sl: 2800.5 },
+      },
+      {
+        path: 'tp_plus',
+        body: { user_id: 'me@example.com', exchange: 'binance', symbol: 'ETH/USDT', tp_plus: 3200 },
+      },
+    ]);
+    expect(await screen.findByText('✅ SL / TP+ saved.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText(/^\d+s$/)).toBeNull()); // countdowns over
+  });
+
+  it('sends an SL edit still counting down when the page is left', async () => {
+    const sent: unknown[] = [];
+    const view = renderApp(<BotDcaPage />, {
+      user,
+      responses: {
+        ...responses({}, [bot]),
+        '/api/update_sl': (_u: URL, init?: RequestInit) => {
+          sent.push(JSON.parse(init?.body as string));
+          return json({ success: true });
+        },
+      },
+    });
+    setValue(await screen.findByTestId('dca-sl-input'), '2700');
+    expect(await screen.findByText('30s')).toBeTruthy();
+    view.unmount();
+    await waitFor(() =>
+      expect(sent).toEqual([
+        { user_id: 'me@example.com', exchange: 'binance', symbol: 'ETH/USDT', sl: 2700 },
+      ]),
+    );
+  });
+
+  it("a stop that fails with a 5xx says '❌ Error al detener el bot.' (ES) / '❌ Error stopping the bot.' (EN)", async () => {
+    await i18n.changeLanguage('es');
+    renderApp(<BotDcaPage />, {
+      user,
+      responses: {
+        ...responses({}, [bot]),
+        '/api/stop_bot_dca': () => json({ success: false, error: 'Internal Server Error' }, 500),
+      },
+    });
+    await userEvent.click(await screen.findByTestId('dca-stop-btn'));
+    await userEvent.click(await screen.findByTestId('dca-stop-close-market'));
+    expect(await screen.findByText('❌ Error al detener el bot.')).toBeTruthy();
+    // The progress modal closes after 2 s: the English counterpart is read from the catalog.
+    expect(i18n.getFixedT('en')('bots.errors.stopPlain')).toBe('❌ Error stopping the bot.');
+  });
+
   it('shows at most 7 page buttons around the current page', () => {
     expect(pageWindow(1, 3)).toEqual([1, 2, 3]);
     expect(pageWindow(10, 20)).toEqual([7, 8, 9, 10, 11, 12, 13]);

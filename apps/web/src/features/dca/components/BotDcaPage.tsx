@@ -17,6 +17,7 @@ import {
   useStopFlow,
   withOptimistic,
 } from '../../../shared/bots/hooks';
+import { slTpProblem } from '../../../shared/bots/slTp';
 import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
@@ -71,11 +72,29 @@ export function BotDcaPage() {
     pricesQ.data?.find((p) => p.exchange === b.exchange && p.symbol === b.symbol)?.price ?? null;
 
   // --- SL / TP+ edits: 30 s countdown, every 5 s send what was edited more than 30 s ago ---------
-  const slTp = useDebouncedSlTp(bots, (b, field, value) =>
-    field === 'sl'
-      ? dcaApi.updateSl(userId, b.exchange, b.symbol, value)
-      : dcaApi.updateTpPlus(userId, b.exchange, b.symbol, value),
+  // A value the row marks wrong (slTp.ts) is not sent; Update sends the rest at once.
+  const problemOf = (b: DcaBotView, field: 'sl' | 'tpPlus', raw: string) =>
+    slTpProblem(field, raw, priceOf(b), b.direction);
+  const slTp = useDebouncedSlTp(
+    bots,
+    (b, field, value) =>
+      field === 'sl'
+        ? dcaApi.updateSl(userId, b.exchange, b.symbol, value)
+        : dcaApi.updateTpPlus(userId, b.exchange, b.symbol, value),
+    (b, field, raw) => problemOf(b, field, raw) !== null,
   );
+  const updateNow = async (b: DcaBotView) => {
+    const e = slTp.editOf(b);
+    if (problemOf(b, 'sl', e.sl) || problemOf(b, 'tpPlus', e.tpPlus)) {
+      notifications.show({ color: 'red', message: t('bots.slTp.fix') });
+      return;
+    }
+    if (!slTp.pending(b)) {
+      notifications.show({ message: t('bots.slTp.nothing') });
+      return;
+    }
+    if (await slTp.sendNow(b)) notifications.show({ color: 'green', message: t('bots.slTp.saved') });
+  };
 
   // --- start ----------------------------------------------------------------------------------------
   /** What the start call sends (and a backtest of these settings). */
@@ -234,6 +253,7 @@ export function BotDcaPage() {
               now={slTp.now}
               optimistic={b.id.startsWith('optimistic-')}
               onEdit={(f, v) => slTp.onEdit(b, f, v)}
+              onUpdate={() => void updateNow(b)}
               onRa={(en) => void toggleRa(b, en)}
               onHistory={() => dialogs.setHistory(b)}
               onPending={() => dialogs.setPending(b)}
