@@ -2,6 +2,7 @@ import {
   EARNINGS_LIMITS,
   EARNINGS_MESSAGES,
   type EarningsHistoryResponse,
+  type EarningsNonceResponse,
   type EarningsResponse,
   type EarningsWalletResponse,
   type PoolStateResponse,
@@ -23,6 +24,8 @@ export class EarningsError extends Error {
   constructor(
     message: string,
     readonly canSwitch: boolean,
+    /** The server's refusal code (`signature_required`: sign the link message, then ask again). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'EarningsError';
@@ -39,13 +42,23 @@ export const earningsKeys = {
   wallet: (user: string) => ['earnings', 'wallet', user] as const,
 };
 
+/** The proof that links a new address (issue 37): the server's nonce and the wallet's signature of its message. */
+export interface WalletProof {
+  nonce: string;
+  signature: string;
+}
+
 /** POST /api/earnings; a refusal (success false, or a 4xx/5xx) throws EarningsError with the server's text. */
-export async function fetchEarnings(address: string, force = false): Promise<EarningsResponse> {
+export async function fetchEarnings(
+  address: string,
+  force = false,
+  proof?: WalletProof,
+): Promise<EarningsResponse> {
   let res: EarningsResponse;
   try {
     res = await api<EarningsResponse>('/api/earnings', {
       method: 'POST',
-      body: force ? { address, force: true } : { address },
+      body: { address, ...(force ? { force: true } : {}), ...(proof ?? {}) },
     });
   } catch (err) {
     if (err instanceof ApiError) {
@@ -58,7 +71,8 @@ export async function fetchEarnings(address: string, force = false): Promise<Ear
             : err.status >= 500
               ? GENERIC_MESSAGE
               : err.message;
-      throw new EarningsError(msg, b?.code === 'wallet_different' || isSwitch(msg));
+      const code = typeof b?.code === 'string' ? b.code : undefined;
+      throw new EarningsError(msg, code === 'wallet_different' || isSwitch(msg), code);
     }
     throw new EarningsError(GENERIC_MESSAGE, false);
   }
@@ -89,8 +103,19 @@ export function useEarnings(address: string | null) {
 /** Connect and consult: the first lookup of an address (with `force` after the switch question). */
 export function useConnectEarnings() {
   return useMutation({
-    mutationFn: ({ address, force }: { address: string; force?: boolean }) => fetchEarnings(address, force),
+    mutationFn: ({ address, force, proof }: { address: string; force?: boolean; proof?: WalletProof }) =>
+      fetchEarnings(address, force, proof),
   });
+}
+
+/** POST /api/earnings/nonce: the EIP-4361 message the wallet signs to link `address` (single use, 10 min). */
+export async function fetchLinkMessage(address: string): Promise<EarningsNonceResponse> {
+  try {
+    return await api<EarningsNonceResponse>('/api/earnings/nonce', { method: 'POST', body: { address } });
+  } catch (err) {
+    const b = err instanceof ApiError ? (err.body as { message?: unknown } | undefined) : undefined;
+    throw new EarningsError(typeof b?.message === 'string' && b.message ? b.message : GENERIC_MESSAGE, false);
+  }
 }
 
 /** POST /api/delete_wallet (no payload). */

@@ -28,6 +28,52 @@ export function chartSeries(points: EarningsHistoryPoint[]) {
 }
 
 /**
+ * A price scale's range widened to at least 10 % of its magnitude (or `floor` around zero), and never
+ * below zero for values that cannot be negative. Without it a flat series — no rewards yet (all 0) or
+ * a pool that has not moved — gets an autoscaled range of ±0.000006 around its one value, and every
+ * gridline reads the same ('50M' on each line; issue 37 point 21).
+ */
+export function widenRange(
+  minValue: number,
+  maxValue: number,
+  floor = 1,
+): { minValue: number; maxValue: number } {
+  const span = maxValue - minValue;
+  const need = Math.max(Math.abs(minValue), Math.abs(maxValue)) * 0.1 || floor;
+  if (span >= need) return { minValue, maxValue };
+  const mid = (minValue + maxValue) / 2;
+  let lo = mid - need / 2;
+  let hi = mid + need / 2;
+  if (minValue >= 0 && lo < 0) {
+    hi -= lo;
+    lo = 0;
+  }
+  return { minValue: lo, maxValue: hi };
+}
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+/**
+ * An axis label that stays readable at any size: compact from 1,000 up (47.5M), 2 decimals from 1,
+ * up to 4 significant digits below 1 (0.0001234), and '0' for zero.
+ */
+export function axisLabel(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1000) return compact.format(v);
+  if (a >= 1) return v.toFixed(2);
+  if (a === 0) return '0';
+  return String(Number(v.toPrecision(4)));
+}
+
+/** Keeps lightweight-charts' own autoscale, widened (see widenRange). */
+const saneScale =
+  (floor: number) =>
+  (original: () => { priceRange: { minValue: number; maxValue: number } | null } | null) => {
+    const res = original();
+    if (!res?.priceRange) return res;
+    return { ...res, priceRange: widenRange(res.priceRange.minValue, res.priceRange.maxValue, floor) };
+  };
+
+/**
  * The pool's available tokens (area, right scale) and the user's rewards (line, left scale) over time,
  * from GET /api/earnings/history. Loaded on demand (React.lazy) so lightweight-charts stays out of
  * the first page.
@@ -74,13 +120,16 @@ export default function EarningsChart({
       topColor: 'rgba(250, 176, 5, 0.35)',
       bottomColor: 'rgba(250, 176, 5, 0.02)',
       priceScaleId: 'right',
-      priceFormat: { type: 'volume' },
+      priceFormat: { type: 'custom', formatter: axisLabel, minMove: 0.01 },
+      autoscaleInfoProvider: saneScale(1),
     });
     rewards.current = c.addSeries(LineSeries, {
       title: titles.rewards,
       color: '#2f9e44',
       priceScaleId: 'left',
-      priceFormat: { type: 'price', precision: 6, minMove: 0.000001 },
+      priceFormat: { type: 'custom', formatter: axisLabel, minMove: 0.000001 },
+      // No rewards yet: 0 to 1 token, not ±0.000006.
+      autoscaleInfoProvider: saneScale(1),
     });
     chart.current = c;
     return () => {

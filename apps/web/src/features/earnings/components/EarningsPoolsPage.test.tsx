@@ -2,6 +2,8 @@ import { apyPercentForPool } from '@bytx/chain';
 import type { ChainInfo, EarningsResponse } from '@bytx/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { verifyMessage, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
@@ -395,5 +397,115 @@ describe('EarningsPoolsPage', () => {
       '❌ Billetera ya conectada en otra sesión.',
     );
     await i18n.changeLanguage('en');
+  });
+
+  describe('linking a new address needs its signature (issue 37)', () => {
+    const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+    const holder = privateKeyToAccount(KEY);
+    const MESSAGE = `localhost wants you to sign in with your Ethereum account:\n${holder.address}\n\nLink this wallet.\n\nURI: http://localhost\nVersion: 1\nChain ID: 42161\nNonce: 0123456789abcdef\nIssued At: 2026-12-01T00:00:00.000Z`;
+    const NONCE = '0123456789abcdef0123456789abcdef';
+
+    /** A browser wallet holding `account`'s key; `personal_sign` signs the hex message here. */
+    function installSigner(account: PrivateKeyAccount, opts: { reject?: boolean } = {}) {
+      const methods: string[] = [];
+      vi.stubGlobal('ethereum', {
+        request: async ({ method, params }: { method: string; params?: unknown }) => {
+          methods.push(method);
+          if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account.address];
+          if (method === 'eth_chainId') return '0xa4b1';
+          if (method === 'personal_sign') {
+            if (opts.reject) throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+            return account.signMessage({ message: { raw: (params as [Hex])[0] } });
+          }
+          throw new Error(`unexpected ${method}`);
+        },
+        on: () => undefined,
+        removeListener: () => undefined,
+      });
+      return methods;
+    }
+
+    /** The server: 403 signature_required without a proof; with one, checks it as the server does. */
+    const server = () => ({
+      '/api/earnings/nonce': () =>
+        json({ success: true, address: holder.address, nonce: NONCE, message: MESSAGE, expires_at: 1 }),
+      '/api/earnings': async (_u: URL, init?: RequestInit) => {
+        const body = JSON.parse(init?.body as string) as { nonce?: string; signature?: Hex };
+        if (!body.signature) {
+          return refusal(
+            403,
+            'Sign the message in your wallet to prove this address is yours.',
+            'signature_required',
+          );
+        }
+        const ok =
+          body.nonce === NONCE &&
+          (await verifyMessage({ address: holder.address, message: MESSAGE, signature: body.signature }));
+        return ok
+          ? json(earnings({ address: holder.address }))
+          : refusal(
+              403,
+              'The signature does not prove this address is yours, or the message expired. Please sign again.',
+              'signature_invalid',
+            );
+      },
+    });
+
+    it('asks the browser wallet to sign the server’s message, then links the address', async () => {
+      const user = userEvent.setup();
+      const methods = installSigner(holder);
+      const { bodies } = setup(server());
+      await user.type(await screen.findByTestId('earnings-address'), holder.address);
+      await user.click(screen.getByTestId('earnings-consult'));
+      await waitFor(() =>
+        expect(screen.getByTestId('earnings-indicator').getAttribute('data-connected')).toBe('true'),
+      );
+      expect(methods).toContain('personal_sign');
+      expect(bodies[0]).toEqual({ address: holder.address });
+      expect(bodies[1]).toMatchObject({ address: holder.address, nonce: NONCE });
+      expect(
+        await verifyMessage({
+          address: holder.address,
+          message: MESSAGE,
+          signature: bodies[1]!.signature as Hex,
+        }),
+      ).toBe(true);
+    });
+
+    it('says why when the wallet cannot sign for that address: no wallet, another account, a refusal', async () => {
+      const user = userEvent.setup();
+      const { bodies } = setup(server());
+      const input = await screen.findByTestId('earnings-address');
+      await user.type(input, holder.address);
+      await user.click(screen.getByTestId('earnings-consult'));
+      expect((await screen.findByTestId('earnings-error-message')).textContent).toMatch(
+        /^Linking a wallet needs its signature/,
+      );
+      await user.click(screen.getByTestId('earnings-error-close'));
+
+      installSigner(privateKeyToAccount(generatePrivateKey()));
+      await user.click(screen.getByTestId('earnings-consult'));
+      await waitFor(() =>
+        expect(screen.getByTestId('earnings-error-message').textContent).toBe(
+          `Your browser wallet does not hold ${holder.address}. Switch it to that account to sign.`,
+        ),
+      );
+      await user.click(screen.getByTestId('earnings-error-close'));
+
+      installSigner(holder, { reject: true });
+      await i18n.changeLanguage('es');
+      try {
+        await user.click(screen.getByTestId('earnings-consult'));
+        await waitFor(() =>
+          expect(screen.getByTestId('earnings-error-message').textContent).toBe(
+            'La firma fue rechazada en la billetera: la billetera no se vinculó.',
+          ),
+        );
+      } finally {
+        await i18n.changeLanguage('en');
+      }
+      expect(bodies.every((b) => b.signature === undefined)).toBe(true);
+      expect(screen.getByTestId('earnings-indicator').getAttribute('data-connected')).toBe('false');
+    });
   });
 });

@@ -19,6 +19,7 @@ import {
   useLinkedWallet,
   usePoolState,
 } from '../api/earnings';
+import { proveWallet } from '../sign';
 import { ChartPanel } from './ChartPanel';
 import { EarningsStats } from './EarningsStats';
 import { InfoPanels } from './InfoPanels';
@@ -94,7 +95,15 @@ function EarningsPools() {
 
   const consult = async (candidate: string, force: boolean) => {
     try {
-      const res = await connect.mutateAsync({ address: candidate, force });
+      let res;
+      try {
+        res = await connect.mutateAsync({ address: candidate, force });
+      } catch (err) {
+        // A new address is linked only with its wallet's signature (issue 37): sign, then ask again.
+        if (!(err instanceof EarningsError) || err.code !== 'signature_required') throw err;
+        const proof = await proveWallet(candidate, (key, vars) => t(key, vars ?? {}));
+        res = await connect.mutateAsync({ address: candidate, force, proof });
+      }
       queryClient.setQueryData(earningsKeys.earnings(uid, candidate), res);
       setFailure(null);
       setAddress(candidate);
