@@ -72,6 +72,13 @@ export const conectarExchangeResponse = z.object({
   message: z.string().optional(),
   exchange: z.string().optional(),
   mode: z.enum(CONNECTION_MODES).optional(),
+  /**
+   * Live keys (not in the spec's call): `checked` when the exchange showed that the key cannot withdraw,
+   * `unchecked` when it does not show a key's rights (docs/exchanges.md "Withdrawal check"); `notice` then
+   * says so in English (the settings page shows its own translated text).
+   */
+  withdraw_check: z.enum(['checked', 'unchecked']).optional(),
+  notice: z.string().optional(),
 });
 export type ConectarExchangeResponse = z.infer<typeof conectarExchangeResponse>;
 

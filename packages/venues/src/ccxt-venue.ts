@@ -34,6 +34,7 @@ import type {
   Venue,
   WalletType,
 } from './types';
+import { withdrawPermissionRule } from './withdraw-permission';
 
 /**
  * A live exchange account (or public market data without keys) over ccxt 4.5. Every ccxt error is
@@ -677,17 +678,18 @@ export class CcxtVenue implements Venue {
   }
 
   /**
-   * Whether the key can withdraw: true / false where the exchange shows it (Binance's API
-   * restrictions), null where it does not. The platform refuses keys that can withdraw.
+   * Whether the key can withdraw: true / false where the exchange shows it (the rules and their sources
+   * are in withdraw-permission.ts), null where it does not or its answer does not say. The platform
+   * refuses keys that can withdraw.
    */
   async checkWithdrawPermission(): Promise<boolean | null> {
     this.requireKeys();
-    if (this.ccxt.id !== 'binance' || this.ccxt.isSandboxModeEnabled) return null;
-    const api = this.ccxt as unknown as {
-      sapiGetAccountApiRestrictions: () => Promise<Record<string, unknown>>;
-    };
-    const r = await this.call(() => api.sapiGetAccountApiRestrictions());
-    return r.enableWithdrawals === true || r.enableWithdrawals === 'true';
+    const rule = withdrawPermissionRule(this.ccxt.id, this.ccxt.isSandboxModeEnabled);
+    if (!rule) return null;
+    const method = (this.ccxt as unknown as Record<string, unknown>)[rule.method];
+    if (typeof method !== 'function') return null;
+    const r: unknown = await this.call(() => (method as () => Promise<unknown>).call(this.ccxt));
+    return rule.canWithdraw(r);
   }
 
   // --- derivatives and margin -----------------------------------------------------------------------

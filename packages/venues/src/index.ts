@@ -7,3 +7,4 @@ export * from './paper-venue';
 export * from './matching/order-book';
 export * from './addresses';
 export * from './ccxt-venue';
+export * from './withdraw-permission';

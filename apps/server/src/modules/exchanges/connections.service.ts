@@ -23,7 +23,8 @@ import { badRequest, HttpError } from '../../lib/errors';
 import type { AddressesRepository } from '../wallet/addresses.repository';
 import type { ConnectionsRepository } from './connections.repository';
 import type { DbPaperStore } from './paper-store';
-import type { DbVenueRegistry } from './venue-registry';
+import { withdrawUncheckedNotice } from './venue-factory';
+import type { DbVenueRegistry, WithdrawCheck } from './venue-registry';
 
 export const COULD_NOT_CONNECT = 'Could not connect to exchange.';
 
@@ -80,7 +81,7 @@ export class ConnectionsService {
       apiSecret?: string;
       password?: string;
     },
-  ): Promise<{ mode: ConnectionMode; message: string }> {
+  ): Promise<{ mode: ConnectionMode; message: string; withdraw_check?: WithdrawCheck; notice?: string }> {
     const { exchange } = input;
     if (input.mode === 'paper') {
       if (!isExchangeAvailable(exchange) && !this.simulatedMarket) throw unavailable(exchange);
@@ -119,6 +120,7 @@ export class ConnectionsService {
     password: string | undefined,
   ) {
     let venue: Venue | null = null;
+    let withdrawCheck: WithdrawCheck;
     try {
       venue = await this.registry.factory.live({
         exchange,
@@ -126,7 +128,7 @@ export class ConnectionsService {
         apiSecret,
         ...(password ? { password } : {}),
       });
-      await this.registry.factory.verifyLive(venue);
+      withdrawCheck = await this.registry.factory.verifyLive(venue);
     } catch (err) {
       throw this.refusal(exchange, err, [apiKey, apiSecret, password ?? '']);
     } finally {
@@ -146,7 +148,12 @@ export class ConnectionsService {
     });
     await this.registry.evict(userId, exchange);
     this.log.info({ userId, exchange, mode: 'live' }, 'exchange connected');
-    return { mode: 'live' as const, message: `✅ ${nameOf(exchange)} connected.` };
+    return {
+      mode: 'live' as const,
+      message: `✅ ${nameOf(exchange)} connected.`,
+      withdraw_check: withdrawCheck,
+      ...(withdrawCheck === 'unchecked' ? { notice: withdrawUncheckedNotice(nameOf(exchange)) } : {}),
+    };
   }
 
   /** Removes the connection; a paper account's balances and orders and the known addresses go with it. */

@@ -77,7 +77,14 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         apiSecret,
         password,
       });
-      return { success: true, exchange, mode: done.mode, message: done.message };
+      return {
+        success: true,
+        exchange,
+        mode: done.mode,
+        message: done.message,
+        ...(done.withdraw_check ? { withdraw_check: done.withdraw_check } : {}),
+        ...(done.notice ? { notice: done.notice } : {}),
+      };
     },
   );
 

@@ -11,6 +11,10 @@ import { badRequest } from '../../lib/errors';
 import { parsePaperAccountId } from './paper-store';
 import type { VenueFactory } from './venue-registry';
 
+/** Said on connect where the exchange does not show a key's withdrawal right (docs/exchanges.md). */
+export const withdrawUncheckedNotice = (name: string) =>
+  `${name} does not show whether an API key can withdraw: make sure this key has withdrawals disabled.`;
+
 /**
  * A paper account's market: the shared market-data hub (simulated or live market, one upstream
  * fetch per pair for everyone), pushed prices through the hub's subscription.
@@ -75,10 +79,12 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
     verifyLive: async (venue) => {
       // Bad keys fail here (AuthenticationError)...
       await venue.fetchBalance();
-      // ...and a key that can withdraw is refused where the exchange shows it (Binance).
-      if (venue instanceof CcxtVenue && (await venue.checkWithdrawPermission()) === true) {
-        throw badRequest(WITHDRAW_KEY_MESSAGE);
-      }
+      // ...and a key that can withdraw is refused where the exchange shows it (the rules and their
+      // sources: packages/venues/src/withdraw-permission.ts).
+      if (!(venue instanceof CcxtVenue)) return 'unchecked';
+      const canWithdraw = await venue.checkWithdrawPermission();
+      if (canWithdraw === true) throw badRequest(WITHDRAW_KEY_MESSAGE);
+      return canWithdraw === false ? 'checked' : 'unchecked';
     },
   };
 }

@@ -13,15 +13,19 @@ export interface LiveKeys {
   password?: string;
 }
 
+/** Whether a connect could see that the key cannot withdraw (docs/exchanges.md "Withdrawal check"). */
+export type WithdrawCheck = 'checked' | 'unchecked';
+
 /** How venues are made; the default builds PaperVenue and CcxtVenue, tests replace `live`. */
 export interface VenueFactory {
   paper(input: { exchange: ExchangeKey; accountId: string; store: DbPaperStore }): Venue | Promise<Venue>;
   live(input: LiveKeys): Venue | Promise<Venue>;
   /**
    * Checks new live keys before they are stored: a balance call (bad keys fail) and, where the
-   * exchange shows it, that the key cannot withdraw. Throws a VenueError or an HttpError.
+   * exchange shows it, that the key cannot withdraw. Throws a VenueError or an HttpError; answers
+   * whether the withdrawal right could be checked (`unchecked`: the exchange does not show it).
    */
-  verifyLive(venue: Venue): Promise<void>;
+  verifyLive(venue: Venue): Promise<WithdrawCheck>;
 }
 
 interface Entry {
