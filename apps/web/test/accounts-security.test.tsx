@@ -29,7 +29,8 @@ const REAUTH_REQUIRED = () =>
     403,
   );
 
-const bodyOf = (init?: RequestInit) => JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
+const bodyOf = (init?: RequestInit) =>
+  JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown>;
 
 const texts = {
   en: { auth: authEn, settings: settingsEn },
