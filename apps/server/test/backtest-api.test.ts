@@ -114,6 +114,9 @@ describe('backtests on the simulated market (issue 19)', () => {
     alice = await createTestUser(t);
     bob = await createTestUser(t);
     carol = await createTestUser(t);
+    // This file sends every bad form as its own call, far more than a person's 30 a minute; the
+    // per-user limit has its own test (backtest-uploads.test.ts).
+    service().admission.limit = { max: 10_000, windowMs: 60_000 };
     // A paper account for the start calls the backtests are compared with (backtests need none).
     const c = await call(alice, 'POST', '/api/conectar_exchange', { exchange: EX, mode: 'paper' });
     expect(c.status).toBe(200);

@@ -1,14 +1,8 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import {
   BACKTEST_INTERVAL_MS,
   BACKTEST_LIMITS,
   BACKTEST_MESSAGES,
-  backtestStartBody,
   CLASSIC_DCA_OPTIONS,
   fillMessage,
   gridStartBody,
@@ -16,16 +10,13 @@ import {
   startBotDcaBody,
   VERBATIM_VALIDATION_MESSAGES,
   type BacktestDeleteResponse,
-  type BacktestFill,
   type BacktestInterval,
   type BacktestKind,
   type BacktestListItem,
   type BacktestStatus,
   type BacktestSummary,
-  type BacktestTrade,
   type BacktestView,
   type BacktestChartCandle,
-  type BacktestEquityPoint,
 } from '@bytx/contract';
 import type { BacktestResult, Candle as EngineCandle, MarketRules } from '@bytx/engine';
 import type { z } from 'zod';
@@ -37,12 +28,22 @@ import { classicConfigOf, createClassicState, parseClassicStart } from '../bots/
 import { createGridDcaState, gridDcaConfigOf, parseGridDcaStart } from '../bots/grid-dca/params';
 import { createGridState, parseGridStart } from '../bots/grid/params';
 import type { StartParamDeps } from '../bots/start-params';
-import { alignRange, CandleStore, csvCandles, inlineCandles, type CandleColumns } from './candles';
+import { UploadAdmission, type StartLimit } from './admission';
+import { alignRange, CandleStore, type CandleColumns } from './candles';
+import { WorkerPool, type PoolHandle } from './pool';
 import type { BacktestRow, BacktestsRepository } from './repository';
-import type { WorkerInput, WorkerMessage } from './worker';
+import { storedResult, type StoredResult } from './stored-result';
+import type { UploadBody, UploadError, UploadResult } from './upload';
+import { columnBuffers, type WorkerInput } from './worker';
 
-/** The body of `POST /api/backtest` after its schema. */
-export type BacktestStartInput = z.output<typeof backtestStartBody>;
+/** The body of `POST /api/backtest` after its schema, read in a worker (upload.ts). */
+export type BacktestStartInput = UploadBody;
+
+/** The candles an upload carried, read in the worker: their columns or their 400. */
+export interface UploadCandles {
+  candles: CandleColumns | null;
+  candleError: UploadError | null;
+}
 
 /** A running backtest reports at least this often (progress and heartbeat). */
 const HEARTBEAT_MS = 2_000;
@@ -52,6 +53,10 @@ const STALE_MS = 30_000;
 const SWEEP_MS = 30_000;
 /** A cancelled worker still running after this long is terminated. */
 const TERMINATE_AFTER_MS = 5_000;
+/** An idle worker of the pool ends after this long (ms); a worker costs ~30 MB and ~0.3 s to start. */
+const WORKER_IDLE_MS = 60_000;
+/** Start calls per user and minute (docs/backtest.md "Uploads"): a person clicks Backtest a few times. */
+const START_LIMIT: StartLimit = { max: 30, windowMs: 60_000 };
 const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 /** The bot id of a backtest's state (its client order ids are `bt-<seq>`). */
 const BOT_ID = 'bt';
@@ -80,7 +85,10 @@ interface Job {
   progress: number;
   cancel: Int32Array;
   abort: AbortController;
-  worker: Worker | null;
+  /** Its task in the worker pool, once submitted. */
+  handle: PoolHandle | null;
+  /** The write of its `running` status, once a worker took it. */
+  started: Promise<void>;
   cancelled: boolean;
 }
 
@@ -88,38 +96,6 @@ interface Job {
 export const GRID_DCA_BUDGET_FACTOR = 5;
 
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
-
-/** The URL of tsx's ESM API (it registers the TypeScript loader in the worker thread). */
-let tsxApiUrl: string | null = null;
-function tsxApi(): string {
-  if (tsxApiUrl) return tsxApiUrl;
-  const require = createRequire(import.meta.url);
-  const pkgPath = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8')) as {
-    exports: Record<string, { import?: { default?: string } } | string>;
-  };
-  const entry = pkg.exports['./esm/api'];
-  const rel = typeof entry === 'object' ? entry.import?.default : undefined;
-  if (!rel) throw new Error('tsx has no ./esm/api export');
-  tsxApiUrl = pathToFileURL(path.join(path.dirname(pkgPath), rel)).href;
-  return tsxApiUrl;
-}
-
-/**
- * The worker thread of one backtest. The server runs its TypeScript through tsx (`node --import tsx`,
- * and vitest in tests), but a worker does not inherit the loader: a small bootstrap registers tsx's
- * ESM loader in the worker (`tsx/esm/api`), then imports worker.ts.
- */
-function spawnWorker(input: WorkerInput): Worker {
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  const code = `import(${JSON.stringify(tsxApi())}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  const c = input.candles;
-  return new Worker(code, {
-    eval: true,
-    workerData: { backtest: input },
-    transferList: [c.ts.buffer, c.open.buffer, c.high.buffer, c.low.buffer, c.close.buffer] as ArrayBuffer[],
-  });
-}
 
 /** The first issue of a start form's schema as the start call would answer it. */
 function formSchemaError(error: z.ZodError): HttpError {
@@ -142,18 +118,33 @@ function parseTime(v: number | string | undefined, field: 'from' | 'to'): number
 /**
  * Backtests (issue 19, docs/backtest.md): a start form's params, checked by that form's own parser,
  * run over past candles by the engine's `runBacktest` in a worker thread; status, progress and the
- * result kept in `backtests` for 24 h. One queued or running backtest per user; at most `maxWorkers`
- * workers at once in this process (the others wait, queued).
+ * result kept in `backtests` for 24 h. One queued or running backtest per user, checked before the
+ * body is read (with a per-user rate limit); the body is read in a worker (upload.ts); the runs share a
+ * pool of workers (pool.ts) where one user holds at most half of them (the others wait, queued).
  */
 export class BacktestService {
   /** The clock (tests move it to see results expire). */
   now: () => number = () => Date.now();
   readonly candles: CandleStore;
   readonly runnerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  readonly maxWorkers = Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  /**
+   * Backtests running at once in this process: min(4, cores − 1), but at least 2 so that another
+   * user's backtest starts while a long one runs (the OS shares the cores; the event loop stays free).
+   */
+  readonly maxWorkers = Math.max(2, Math.min(4, os.availableParallelism() - 1));
+  /** One user's share of the running backtests (a cancelled run still ending counts). */
+  readonly perUserWorkers = Math.max(1, Math.floor(this.maxWorkers / 2));
+  readonly pool = new WorkerPool({
+    lanes: {
+      run: { size: this.maxWorkers, perUser: this.perUserWorkers },
+      // Body reads are short (under a second for 600,000 candles) and have their own lane, so a
+      // request never waits for a backtest to end; one per user (admission.ts holds one upload each).
+      parse: { size: 2, perUser: 1 },
+    },
+    idleMs: WORKER_IDLE_MS,
+  });
+  readonly admission = new UploadAdmission({ ...START_LIMIT }, () => this.now());
   private readonly jobs = new Map<string, Job>();
-  private readonly waiting: (() => void)[] = [];
-  private busy = 0;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -273,12 +264,17 @@ export class BacktestService {
   }
 
   /** The candles' source of a request: inline, CSV, or a range of the exchange's (default: 7 days). */
-  private source(body: BacktestStartInput): Source {
+  private source(body: BacktestStartInput, upload: UploadCandles): Source {
     const range = body.from !== undefined || body.to !== undefined || body.period !== undefined;
-    const given = [body.candles !== undefined, body.csv !== undefined, range].filter(Boolean).length;
+    const given = [body.hasCandles, body.hasCsv, range].filter(Boolean).length;
     if (given > 1) throw badRequest(BACKTEST_MESSAGES.oneSource);
-    if (body.candles !== undefined) return { kind: 'inline', candles: inlineCandles(body.candles) };
-    if (body.csv !== undefined) return { kind: 'csv', candles: csvCandles(body.csv) };
+    if (body.hasCandles || body.hasCsv) {
+      // Read and checked in the worker (upload.ts); its 400 is answered here, after the form's checks.
+      const e = upload.candleError;
+      if (e) throw new HttpError(e.status, e.message, e.extra);
+      if (!upload.candles) throw new Error('the upload has no candles');
+      return { kind: body.hasCandles ? 'inline' : 'csv', candles: upload.candles };
+    }
     const now = this.now();
     const interval = body.interval;
     let from: number;
@@ -309,16 +305,68 @@ export class BacktestService {
 
   // ---------------------------------------------------------------- the calls
 
-  /** POST /api/backtest: checks everything it can now, then queues the run; 202 with its id. */
-  async start(userId: string, body: BacktestStartInput): Promise<{ id: string }> {
+  /**
+   * POST /api/backtest, before its body is read (the route's onRequest hook): the user's rate limit
+   * (429), an upload of theirs still being read (409) and their queued or running backtest (409, after
+   * failing one whose process stopped reporting). Answers the release of the user's upload slot, to be
+   * called when the request has been answered.
+   */
+  async admit(userId: string): Promise<() => void> {
     if (this.closed) throw new HttpError(503, 'The server is shutting down.');
-    await this.repo.failStale(
-      new Date(this.now() - STALE_MS),
-      BACKTEST_MESSAGES.interrupted,
-      new Date(this.now()),
+    const limited = this.admission.count(userId);
+    if (limited) throw limited;
+    const release = this.admission.reserve(userId);
+    if (!release) throw conflict(BACKTEST_MESSAGES.alreadyRunning);
+    try {
+      await this.repo.failStale(
+        new Date(this.now() - STALE_MS),
+        BACKTEST_MESSAGES.interrupted,
+        new Date(this.now()),
+        userId,
+      );
+      if (await this.repo.activeOf(userId)) throw conflict(BACKTEST_MESSAGES.alreadyRunning);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return release;
+  }
+
+  /**
+   * The body of POST /api/backtest read in a worker of the pool's parse lane (upload.ts): the server's
+   * event loop never parses or walks the candles. `bytes` is moved to the worker (not copied).
+   */
+  async readUpload(userId: string, bytes: Uint8Array): Promise<UploadResult> {
+    let own = bytes;
+    if (
+      bytes.byteOffset !== 0 ||
+      bytes.byteLength !== bytes.buffer.byteLength ||
+      !(bytes.buffer instanceof ArrayBuffer)
+    )
+      own = bytes.slice();
+    let upload: UploadResult | null = null;
+    let failure: string | null = null;
+    const handle = this.pool.submit(
+      'parse',
       userId,
+      { type: 'parse', bytes: own },
+      [own.buffer as ArrayBuffer],
+      (m) => {
+        if (m.type === 'parsed') upload = m.upload;
+        else if (m.type === 'error') failure = m.message;
+        else return false;
+        return true;
+      },
     );
-    if (await this.repo.activeOf(userId)) throw conflict(BACKTEST_MESSAGES.alreadyRunning);
+    await handle.finished;
+    if (this.closed) throw new HttpError(503, 'The server is shutting down.');
+    if (!upload) throw new Error(`the backtest worker could not read the body: ${failure ?? 'it stopped'}`);
+    return upload;
+  }
+
+  /** POST /api/backtest: checks everything it can now, then queues the run; 202 with its id. */
+  async start(userId: string, body: BacktestStartInput, upload: UploadCandles): Promise<{ id: string }> {
+    if (this.closed) throw new HttpError(503, 'The server is shutting down.');
     const prepared = await this.prepare(userId, body.kind, body.params, body.exchange, body.symbol);
     let budget = prepared.defaultBudget;
     if (body.budget !== undefined) {
@@ -327,7 +375,7 @@ export class BacktestService {
         throw badRequest(BACKTEST_MESSAGES.badBudget, { field: 'budget' });
       budget = b;
     }
-    const source = this.source(body);
+    const source = this.source(body, upload);
     const slippagePct = body.slippage_pct ?? BACKTEST_LIMITS.defaultSlippagePct;
     const iv = BACKTEST_INTERVAL_MS[body.interval];
     const known =
@@ -369,7 +417,8 @@ export class BacktestService {
       progress: 0,
       cancel: new Int32Array(new SharedArrayBuffer(4)),
       abort: new AbortController(),
-      worker: null,
+      handle: null,
+      started: Promise.resolve(),
       cancelled: false,
     };
     this.jobs.set(row.id, job);
@@ -475,34 +524,13 @@ export class BacktestService {
     job.cancelled = true;
     Atomics.store(job.cancel, 0, 1);
     job.abort.abort();
-    const w = job.worker;
-    if (w) setTimeout(() => void w.terminate(), TERMINATE_AFTER_MS).unref();
-    // A run still waiting for a worker slot leaves the queue.
-    this.wake();
+    // A run still waiting for a worker leaves the pool's queue; a running one sees the flag at its
+    // next check, and its worker is ended if it has not stopped by then.
+    const h = job.handle;
+    if (h && !h.dequeue()) setTimeout(() => h.terminate(), TERMINATE_AFTER_MS).unref();
   }
 
   // ---------------------------------------------------------------- the run
-
-  /** Waits for a worker slot; false when the run was cancelled meanwhile (no slot taken). */
-  private async acquire(job: Job): Promise<boolean> {
-    while (this.busy >= this.maxWorkers) {
-      if (job.cancelled) return false;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    if (job.cancelled) return false;
-    this.busy++;
-    return true;
-  }
-
-  private release(): void {
-    this.busy = Math.max(0, this.busy - 1);
-    this.wake();
-  }
-
-  private wake(): void {
-    const waiting = this.waiting.splice(0);
-    for (const w of waiting) w();
-  }
 
   private async run(
     job: Job,
@@ -522,10 +550,7 @@ export class BacktestService {
       );
     }, HEARTBEAT_MS);
     heartbeat.unref();
-    let acquired = false;
     try {
-      acquired = await this.acquire(job);
-      if (!acquired) return;
       let candles: CandleColumns;
       let initialState = prepared.initialState;
       if (source.kind === 'exchange') {
@@ -577,14 +602,8 @@ export class BacktestService {
       }
       if (job.cancelled) return;
       const iv = BACKTEST_INTERVAL_MS[interval];
-      const started = await this.repo.updateActive(job.id, {
-        status: 'running',
-        fromMs: candles.ts[0]!,
-        toMs: candles.ts[candles.length - 1]! + iv,
-        heartbeatAt: new Date(this.now()),
-      });
-      if (!started) return;
-      const result = await this.runWorker(job, {
+      const range = { fromMs: candles.ts[0]!, toMs: candles.ts[candles.length - 1]! + iv };
+      const result = await this.runWorker(job, range, {
         kind,
         config: prepared.config,
         initialState,
@@ -602,6 +621,8 @@ export class BacktestService {
         cancel: job.cancel,
       });
       if (!result || job.cancelled || result.result.cancelled) return;
+      // After the 'running' row (its write may still be on its way on another connection).
+      await job.started;
       await this.repo.updateActive(job.id, {
         status: 'done',
         progress: 1,
@@ -624,47 +645,57 @@ export class BacktestService {
         );
     } finally {
       clearInterval(heartbeat);
-      if (acquired) this.release();
       this.jobs.delete(job.id);
     }
   }
 
-  /** Runs the engine in a worker; null when the worker was stopped (cancel or shutdown). */
-  private runWorker(
+  /**
+   * Runs the engine in a worker of the pool's run lane (queued while the lane or the user's share is
+   * full; `running` once a worker takes it); null when it was stopped (cancel or shutdown).
+   */
+  private async runWorker(
     job: Job,
+    range: { fromMs: number; toMs: number },
     input: WorkerInput,
   ): Promise<{ result: BacktestResult; chart: BacktestChartCandle[] } | null> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const worker = spawnWorker(input);
-      job.worker = worker;
-      if (job.cancelled) setTimeout(() => void worker.terminate(), TERMINATE_AFTER_MS).unref();
-      worker.on('message', (m: WorkerMessage) => {
+    let out: { result: BacktestResult; chart: BacktestChartCandle[] } | null = null;
+    let failure: string | null = null;
+    const handle = this.pool.submit(
+      'run',
+      job.userId,
+      { type: 'run', input },
+      columnBuffers(input.candles),
+      (m) => {
         if (m.type === 'progress') {
           job.progress = Math.min(1, Math.max(job.progress, m.fraction));
-        } else if (m.type === 'result') {
-          settled = true;
-          resolve({ result: m.result, chart: m.chart });
-          void worker.terminate();
-        } else {
-          settled = true;
-          reject(new Error(m.message));
-          void worker.terminate();
+          return false;
         }
-      });
-      worker.on('error', (err) => {
-        if (settled) return;
-        settled = true;
-        reject(err);
-      });
-      worker.on('exit', () => {
-        job.worker = null;
-        if (settled) return;
-        settled = true;
-        if (job.cancelled || this.closed) resolve(null);
-        else reject(new Error('the backtest worker stopped'));
-      });
-    });
+        if (m.type === 'result') out = { result: m.result, chart: m.chart };
+        else if (m.type === 'error') failure = m.message;
+        else return false;
+        return true;
+      },
+      () => {
+        job.started = this.repo
+          .updateActive(job.id, { status: 'running', ...range, heartbeatAt: new Date(this.now()) })
+          .then(
+            (still) => {
+              if (!still) this.cancelJob(job.id);
+            },
+            (err: unknown) => this.ctx.log.warn({ err, backtest: job.id }, 'backtest start not recorded'),
+          );
+      },
+    );
+    job.handle = handle;
+    try {
+      await handle.finished;
+    } finally {
+      job.handle = null;
+    }
+    if (failure !== null) throw new Error(failure);
+    if (out) return out;
+    if (job.cancelled || this.closed) return null;
+    throw new Error('the backtest worker stopped');
   }
 
   // ---------------------------------------------------------------- upkeep
@@ -675,6 +706,7 @@ export class BacktestService {
    */
   async sweep(): Promise<{ deleted: number; failed: number }> {
     const now = this.now();
+    this.admission.prune();
     const deleted = await this.repo.purgeCreatedBefore(this.cutoff());
     const failed = await this.repo.failStale(
       new Date(now - STALE_MS),
@@ -714,9 +746,8 @@ export class BacktestService {
       job.cancelled = true;
       Atomics.store(job.cancel, 0, 1);
       job.abort.abort();
-      if (job.worker) await job.worker.terminate();
     }
-    this.wake();
+    await this.pool.close();
     await this.repo
       .failIds(ids, BACKTEST_MESSAGES.interrupted, new Date(this.now()))
       .catch((err: unknown) => this.ctx.log.warn({ err }, 'could not mark backtests interrupted'));
@@ -726,44 +757,4 @@ export class BacktestService {
   get runningCount(): number {
     return this.jobs.size;
   }
-}
-
-/** The result as stored (and answered), the summary apart. */
-interface StoredResult {
-  trades: BacktestTrade[];
-  fills: BacktestFill[];
-  equity: BacktestEquityPoint[];
-  candles: BacktestChartCandle[];
-  assumptions: string[];
-  truncated: { trades: boolean; fills: boolean };
-}
-
-function storedResult(r: BacktestResult, chart: BacktestChartCandle[]): StoredResult {
-  return {
-    trades: r.trades.map((t) => ({
-      buyTime: t.buyTime,
-      sellTime: t.sellTime,
-      qty: t.qty,
-      buyPrice: t.buyPrice,
-      sellPrice: t.sellPrice,
-      fees: t.fees,
-      pnlNet: t.pnlNet,
-    })),
-    fills: r.fills.map((f) => ({
-      time: f.time,
-      side: f.side,
-      price: f.price,
-      qty: f.qty,
-      fee: f.fee,
-      role: f.role,
-      orderType: f.orderType,
-    })),
-    equity: r.equity,
-    candles: chart,
-    assumptions: r.assumptions,
-    truncated: {
-      trades: r.summary.closedTrades > r.trades.length,
-      fills: r.summary.fills > r.fills.length,
-    },
-  };
 }

@@ -1,9 +1,13 @@
 /**
- * The backtest worker (a `worker_threads` entry; docs/backtest.md): runs the engine's `runBacktest` on
- * the candles it is given, off the server's event loop. It posts `progress` at most 10 times a second,
- * then one `result` (or `error`); a 1 in the shared `cancel` flag ends the run at its next check.
+ * The backtest worker (a `worker_threads` entry of the pool, pool.ts; docs/backtest.md "The run"): it
+ * stays up between tasks and takes one at a time, off the server's event loop:
+ * - `parse`: the body of `POST /api/backtest` as bytes (upload.ts) → one `parsed` answer, the candles
+ *   transferred back as columns;
+ * - `run`: the engine's `runBacktest` on the candles it is given → `progress` at most 10 times a second,
+ *   then one `result` (or `error`); a 1 in the shared `cancel` flag ends the run at its next check.
+ * It posts `ready` once its listener is attached (the pool sends it nothing before).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { BACKTEST_LIMITS, type BacktestChartCandle } from '@bytx/contract';
 import {
   classicDca,
@@ -14,6 +18,8 @@ import {
   type MarketRules,
   type Strategy,
 } from '@bytx/engine';
+import type { CandleColumns } from './candle-input';
+import { parseUpload, type UploadResult } from './upload';
 
 export interface WorkerInput {
   kind: 'grid_dca' | 'classic_dca' | 'grid';
@@ -34,7 +40,12 @@ export interface WorkerInput {
   cancel: Int32Array;
 }
 
+/** A task of the pool. */
+export type WorkerTask = { type: 'parse'; bytes: Uint8Array } | { type: 'run'; input: WorkerInput };
+
 export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'parsed'; upload: UploadResult }
   | { type: 'progress'; fraction: number }
   | {
       type: 'result';
@@ -106,7 +117,34 @@ export function runWorkerInput(input: WorkerInput, post: (m: WorkerMessage) => v
   }
 }
 
-if (parentPort && (workerData as { backtest?: WorkerInput } | null)?.backtest) {
+/** The buffers of candle columns (moved to the other thread, not copied). */
+export function columnBuffers(c: Omit<CandleColumns, 'volume'> & { volume?: Float64Array }): ArrayBuffer[] {
+  const arrays = [c.ts, c.open, c.high, c.low, c.close, ...(c.volume ? [c.volume] : [])];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** One task, its answers posted with `post` (the last one ends the task). */
+export function runTask(
+  task: WorkerTask,
+  post: (m: WorkerMessage, transfer?: TransferListItem[]) => void,
+): void {
+  if (task.type === 'run') {
+    runWorkerInput(task.input, (m) => post(m));
+    return;
+  }
+  let upload: UploadResult;
+  try {
+    upload = parseUpload(task.bytes);
+  } catch (err) {
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  const c = upload.stage === 'parsed' ? upload.candles : null;
+  post({ type: 'parsed', upload }, c ? columnBuffers(c) : []);
+}
+
+if (parentPort && (workerData as { backtestPool?: boolean } | null)?.backtestPool) {
   const port = parentPort;
-  runWorkerInput((workerData as { backtest: WorkerInput }).backtest, (m) => port.postMessage(m));
+  port.on('message', (task: WorkerTask) => runTask(task, (m, transfer) => port.postMessage(m, transfer)));
+  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 }
