@@ -83,4 +83,33 @@ describe('ExchangeSection', () => {
       expect(screen.getByTestId('exchange-note').textContent).toBe('❌ Could not connect to exchange.'),
     );
   });
+
+  it('says when the exchange does not show whether the key can withdraw (issue 37 #12)', async () => {
+    let check = 'unchecked';
+    renderApp(<ExchangeSection />, {
+      user,
+      responses: {
+        '/api/estado_conexion': () => status(),
+        '/api/conectar_exchange': () =>
+          json({ success: true, exchange: 'binance', mode: 'live', message: 'ok', withdraw_check: check }),
+      },
+    });
+    await screen.findByText('❌ No conectado');
+    await userEvent.type(screen.getByTestId('exchange-api-key'), 'k');
+    await userEvent.type(screen.getByTestId('exchange-api-secret'), 's');
+    await userEvent.click(screen.getByTestId('exchange-connect'));
+    await waitFor(() =>
+      expect(screen.getByTestId('exchange-withdraw-notice').textContent).toBe(
+        '⚠️ Binance does not show whether an API key can withdraw, so we could not check it: make sure this key has withdrawals disabled.',
+      ),
+    );
+    check = 'checked';
+    await userEvent.type(screen.getByTestId('exchange-api-key'), 'k');
+    await userEvent.type(screen.getByTestId('exchange-api-secret'), 's');
+    await userEvent.click(screen.getByTestId('exchange-connect'));
+    await waitFor(() =>
+      expect(screen.getByTestId('exchange-note').textContent).toBe('✅ Binance connected.'),
+    );
+    expect(screen.queryByTestId('exchange-withdraw-notice')).toBeNull();
+  });
 });

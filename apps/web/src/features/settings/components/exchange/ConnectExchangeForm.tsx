@@ -17,7 +17,7 @@ import { serverError } from '../../api/account';
 import { useConnectExchange, useConnectionStatus } from '../../api/exchanges';
 
 type Mode = 'live' | 'paper';
-type Note = { ok: boolean; text: string } | null;
+type Note = { ok: boolean; text: string; notice?: string } | null;
 
 const available = (key: ExchangeKey) => EXCHANGES.find((e) => e.key === key)?.ccxtId != null;
 
@@ -48,7 +48,7 @@ export function ConnectExchangeForm() {
       return;
     }
     try {
-      await connect.mutateAsync(
+      const answer = await connect.mutateAsync(
         mode === 'paper'
           ? { exchange, mode: 'paper' }
           : {
@@ -66,6 +66,10 @@ export function ConnectExchangeForm() {
         text: t(mode === 'paper' ? 'settings.exchange.connectedPaper' : 'settings.exchange.connectedLive', {
           name,
         }),
+        // The exchange does not show whether the key can withdraw: say so (docs/exchanges.md).
+        ...(answer.withdraw_check === 'unchecked'
+          ? { notice: t('settings.exchange.withdrawUnchecked', { name }) }
+          : {}),
       });
     } catch (err) {
       setNote({ ok: false, text: `❌ ${serverError(err) ?? t('settings.exchange.couldNotConnect')}` });
@@ -176,6 +180,11 @@ export function ConnectExchangeForm() {
             role={note.ok ? 'status' : 'alert'}
           >
             {note.text}
+          </Text>
+        )}
+        {note?.notice && (
+          <Text c="orange" size="sm" data-testid="exchange-withdraw-notice" role="status">
+            {note.notice}
           </Text>
         )}
       </Stack>
