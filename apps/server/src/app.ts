@@ -15,6 +15,7 @@ import {
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
+import { MaintenanceJob } from './db/maintenance';
 import { AppLogController, censor, prettyStream, resolveLogFormat } from './lib/log-format';
 import { SecretBox } from './lib/crypto';
 import { loadMasterKeys, resealStale } from './lib/master-key';
@@ -204,6 +205,15 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   for (const mod of modules) {
     await app.register(mod.plugin, { ctx });
   }
+  // Retention of events and candles, and VACUUM + CHECKPOINT on PGlite, every 10 min (docs/database.md).
+  const maintenance = new MaintenanceJob({
+    database,
+    retentionDays: config.RETENTION_DAYS,
+    holder: `${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+    log: app.log,
+  });
+  maintenance.start();
+  app.addHook('onClose', () => maintenance.close());
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);

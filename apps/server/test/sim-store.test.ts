@@ -91,6 +91,63 @@ describe('SimMarketStore', () => {
     expect(fresh.snapshot()).toEqual(sim.snapshot());
   });
 
+  it('writes the walk at most every 30 s after ticks, and at once on flush (issue 37 point 14)', async () => {
+    const { sql, db } = await open();
+    await runMigrations(sql);
+    const sim = new MarketSimulator({ startTime: T0 });
+    let now = T0;
+    const store = new SimMarketStore(db, sim, undefined, { now: () => now });
+    // Ten minutes of one tick a second, as the server's timer does.
+    for (let s = 1; s <= 600; s++) {
+      now = T0 + s * 1_000;
+      sim.advance(now);
+      store.scheduleState();
+      await new Promise((r) => setImmediate(r));
+    }
+    // Was 600 (one per tick): now one per 30 s, so at most 2 a minute.
+    expect(store.stateWrites).toBeLessThanOrEqual(20);
+    expect(store.stateWrites).toBeGreaterThanOrEqual(19);
+    // A set price (or a close) writes at once, so nothing the control set is lost.
+    sim.setPrice('binance', 'BTC/USDT', 60_000);
+    await store.flushState();
+    const fresh = new MarketSimulator({ startTime: T0 });
+    expect(await new SimMarketStore(db, fresh).load()).toBe(true);
+    expect(btc(fresh)).toBe(60_000);
+    expect(fresh.snapshot()).toEqual(sim.snapshot());
+  });
+
+  it('writes each candle once, when it closes; the open ones at close', async () => {
+    const { sql, db } = await open();
+    await runMigrations(sql);
+    const sim = new MarketSimulator({ startTime: T0, historyCandles: 10 });
+    const history = sim.candles('binance', 'ETH/USDT', '1m').length - 1;
+    const store = new SimMarketStore(db, sim);
+    await store.flushCandles();
+    // The closed candles of the history; the open one waits.
+    expect(store.candleWrites).toBe(history);
+    // Five minutes, a flush every 10 s as the server does: 5 more closed candles, each written once
+    // (the old rule re-wrote the open candle at every flush: 30 more rows).
+    for (let s = 1; s <= 300; s++) {
+      sim.advance(T0 + s * 1_000);
+      if (s % 10 === 0) await store.flushCandles();
+    }
+    expect(store.candleWrites).toBe(history + 5);
+    // As the server closes: the walk and the open candles.
+    await store.flushState();
+    await store.flushCandles(true);
+    expect(store.candleWrites).toBe(history + 5 + 1);
+    const [row] = await sql.query(`SELECT count(*)::int AS n FROM sim_candles`);
+    expect(row!.n).toBe(history + 6);
+    // A restart reads them back, and the open one is written again once it closes.
+    const again = new MarketSimulator({ startTime: T0, historyCandles: 10 });
+    const reloaded = new SimMarketStore(db, again);
+    expect(await reloaded.load()).toBe(true);
+    expect(again.candles('binance', 'ETH/USDT', '1m')).toEqual(sim.candles('binance', 'ETH/USDT', '1m'));
+    again.advance(T0 + 360_000);
+    await reloaded.flushCandles();
+    expect(reloaded.candleWrites).toBe(1);
+  });
+
   it('starts a fresh market from a damaged row instead of failing the start', async () => {
     const { sql, db } = await open();
     await runMigrations(sql);

@@ -25,7 +25,10 @@ import { MarketHubService, translate } from './market.service';
 import { SimMarketStore } from './sim-store';
 import { CoinGeckoTickerProvider, HubTickerProvider, type TickerPriceProvider } from './ticker-provider';
 
-/** How often the simulated market's candles are written (the walk itself is written every tick). */
+/**
+ * How often closed candles of the simulated market are looked for and written (ms; each candle is
+ * written once, when it closes; the walk's state at most every SIM_STATE_EVERY_MS, sim-store.ts).
+ */
 const CANDLE_SAVE_MS = 10_000;
 
 const rethrow = (err: unknown): never => {
@@ -59,7 +62,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       ttl: { ticker: 0, orderBook: 0, candles: 0, markets: 3_600_000 },
     });
     // A tick moves ~1,000 pairs of 20 exchanges and runs their listeners (paper accounts, bots), then
-    // writes the walk's state (~80 KB of JSON through PGlite, on this thread). Done in one go, that
+    // may write the walk's state (~80 KB of JSON through PGlite, on this thread; at most every 30 s). Done in one go, that
     // held every request for 7–20 ms once a second on a slow day, which is what a request's p99 met.
     // So each exchange's pairs move in a turn of their own and the write takes one more, and requests
     // waiting meanwhile are answered in between (docs/limits.md, "Overload").
@@ -90,7 +93,7 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       clearInterval(timer);
       clearInterval(candleTimer);
       await store.flushState();
-      await store.flushCandles();
+      await store.flushCandles(true);
     });
     tickerProvider = new HubTickerProvider(hub, 'binance');
     ctx.services.simulator = sim;

@@ -7,23 +7,51 @@ import { simCandles, simState } from '../../db/schema/index';
 const CANDLE_BATCH = 500;
 
 /**
- * Persistence of the simulated market (issue: a restart is invisible). The walk's state is written
- * after every tick and at once when a control price is set (`flushState` is awaited by the control
- * route), so after a SIGKILL the walk continues from its last tick and a held price still holds.
- * Candles are written every `candleEveryMs` (only the candles that changed since the last write), so
- * at most that much of the newest candle is re-built from the restored price after a crash.
+ * Least time between two writes of the walk's state after ticks (ms). The state is ~80 KB of JSON and
+ * one row: written every second (the old rule) it was 5 MB a minute of dead row versions and
+ * write-ahead log on PGlite, which has no autovacuum (issue 37 point 14, docs/database.md "What the
+ * server writes"). Every 30 s it is 120 writes an hour; a SIGKILL loses at most 30 s of the walk, which
+ * then continues from the saved state (a held price is written at once, see `flushState`).
+ */
+export const SIM_STATE_EVERY_MS = 30_000;
+
+export interface SimMarketStoreOptions {
+  /** Least time between state writes after ticks (ms), default {@link SIM_STATE_EVERY_MS}. */
+  stateEveryMs?: number;
+  /** The clock (ms), for tests. */
+  now?: () => number;
+}
+
+/**
+ * Persistence of the simulated market (issue: a restart is invisible). The walk's state is written at
+ * most every `stateEveryMs` after ticks and at once when a control price is set (`flushState` is
+ * awaited by the control route) or the server closes, so after a SIGKILL the walk continues from its
+ * last save and a held price still holds. Candles are written once each, when they close (and the
+ * open ones at close), so after a crash the open candles are re-built from the restored price.
  */
 export class SimMarketStore {
   private writing: Promise<void> | null = null;
   private dirty = false;
-  /** Per series: open time of the first and of the newest candle already written. */
+  /** When the last state write started (ms, the store's clock); 0: never. */
+  private lastStateAt = 0;
+  private readonly stateEveryMs: number;
+  private readonly now: () => number;
+  /** State writes since this store was made (tests bound it per minute). */
+  stateWrites = 0;
+  /** Candle rows written since this store was made. */
+  candleWrites = 0;
+  /** Per series: open time of the first candle and of the newest closed candle already written. */
   private readonly written = new Map<string, { first: number; last: number }>();
 
   constructor(
     private readonly db: Db,
     private readonly sim: MarketSimulator,
     private readonly onError: (err: unknown) => void = () => undefined,
-  ) {}
+    opts: SimMarketStoreOptions = {},
+  ) {
+    this.stateEveryMs = opts.stateEveryMs ?? SIM_STATE_EVERY_MS;
+    this.now = opts.now ?? Date.now;
+  }
 
   /** Restores walk and candles; false when nothing usable was stored (a fresh market). */
   async load(): Promise<boolean> {
@@ -43,16 +71,21 @@ export class SimMarketStore {
     this.sim.restoreCandles([...bySeries.values()]);
     for (const s of this.sim.candleSeries()) {
       const first = s.candles[0]?.[0];
-      const last = s.candles[s.candles.length - 1]?.[0];
-      if (first !== undefined && last !== undefined) {
+      // The newest stored candle may still be open (written at close): it is written again once closed.
+      const last = s.candles.length > 1 ? s.candles[s.candles.length - 2]![0] : -Infinity;
+      if (first !== undefined) {
         this.written.set(`${s.exchange}|${s.symbol}|${s.timeframe}`, { first, last });
       }
     }
     return true;
   }
 
-  /** After a tick: writes the state now, or right after the write in flight (ticks coalesce). */
+  /**
+   * After a tick: writes the state when the last write is `stateEveryMs` old (ticks in between are
+   * carried by the next write, or by `flushState` at close).
+   */
   scheduleState(): void {
+    if (this.now() - this.lastStateAt < this.stateEveryMs) return;
     if (this.writing) this.dirty = true;
     else void this.writeState();
   }
@@ -68,6 +101,8 @@ export class SimMarketStore {
   }
 
   private writeState(): Promise<void> {
+    this.lastStateAt = this.now();
+    this.stateWrites++;
     const run = (async () => {
       try {
         const state = JSON.stringify(this.sim.snapshot());
@@ -90,8 +125,12 @@ export class SimMarketStore {
     return run;
   }
 
-  /** Writes the candles that changed since the last write, and forgets those the simulator dropped. */
-  async flushCandles(): Promise<void> {
+  /**
+   * Writes the closed candles not written yet (each once: an open candle changes every tick, and
+   * re-writing it every flush was an UPDATE per series every 10 s), and forgets those the simulator
+   * dropped. `includeOpen` (at close) writes the open candles too, so a clean restart loses nothing.
+   */
+  async flushCandles(includeOpen = false): Promise<void> {
     try {
       const rows: (typeof simCandles.$inferInsert)[] = [];
       const pruned: { exchange: string; symbol: string; timeframe: string; before: number }[] = [];
@@ -101,13 +140,17 @@ export class SimMarketStore {
         const first = s.candles[0]?.[0];
         const last = s.candles[s.candles.length - 1]?.[0];
         if (first === undefined || last === undefined) continue;
+        // The newest candle is the open one: written when the next one starts (or at close).
+        const lastClosed = s.candles.length > 1 ? s.candles[s.candles.length - 2]![0] : -Infinity;
         for (const c of s.candles) {
-          if (seen && c[0] < seen.last) continue;
+          if (seen && c[0] <= seen.last) continue;
+          if (c[0] === last && !includeOpen) continue;
           rows.push(candleRow(s.exchange, s.symbol, s.timeframe, c));
         }
         if (seen && first > seen.first) pruned.push({ ...s, before: first });
-        this.written.set(key, { first, last });
+        this.written.set(key, { first, last: Math.max(seen?.last ?? -Infinity, lastClosed) });
       }
+      this.candleWrites += rows.length;
       for (let i = 0; i < rows.length; i += CANDLE_BATCH) {
         await this.db
           .insert(simCandles)
