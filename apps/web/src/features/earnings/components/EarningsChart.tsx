@@ -64,13 +64,21 @@ export function axisLabel(v: number): string {
   return String(Number(v.toPrecision(4)));
 }
 
-/** Keeps lightweight-charts' own autoscale, widened (see widenRange). */
+/** The lowest and highest value of a series' data (null: no data). */
+type DataRange = { min: number; max: number } | null;
+const rangeOf = (values: number[]): DataRange =>
+  values.length === 0 ? null : { min: Math.min(...values), max: Math.max(...values) };
+
+/**
+ * lightweight-charts' own autoscale while the series moves; for a flat series (one value, e.g. no
+ * rewards yet) a range widened around that value (see widenRange).
+ */
 const saneScale =
-  (floor: number) =>
+  (data: { current: DataRange }, floor: number) =>
   (original: () => { priceRange: { minValue: number; maxValue: number } | null } | null) => {
-    const res = original();
-    if (!res?.priceRange) return res;
-    return { ...res, priceRange: widenRange(res.priceRange.minValue, res.priceRange.maxValue, floor) };
+    const r = data.current;
+    if (!r || r.max > r.min) return original();
+    return { ...(original() ?? {}), priceRange: widenRange(r.min, r.max, floor) };
   };
 
 /**
@@ -95,6 +103,8 @@ export default function EarningsChart({
   const chart = useRef<IChartApi | null>(null);
   const pool = useRef<ISeriesApi<'Area'> | null>(null);
   const rewards = useRef<ISeriesApi<'Line'> | null>(null);
+  const poolRange = useRef<DataRange>(null);
+  const rewardsRange = useRef<DataRange>(null);
 
   useEffect(() => {
     if (!box.current) return;
@@ -121,7 +131,7 @@ export default function EarningsChart({
       bottomColor: 'rgba(250, 176, 5, 0.02)',
       priceScaleId: 'right',
       priceFormat: { type: 'custom', formatter: axisLabel, minMove: 0.01 },
-      autoscaleInfoProvider: saneScale(1),
+      autoscaleInfoProvider: saneScale(poolRange, 1),
     });
     rewards.current = c.addSeries(LineSeries, {
       title: titles.rewards,
@@ -129,7 +139,7 @@ export default function EarningsChart({
       priceScaleId: 'left',
       priceFormat: { type: 'custom', formatter: axisLabel, minMove: 0.000001 },
       // No rewards yet: 0 to 1 token, not ±0.000006.
-      autoscaleInfoProvider: saneScale(1),
+      autoscaleInfoProvider: saneScale(rewardsRange, 1),
     });
     chart.current = c;
     return () => {
@@ -142,6 +152,8 @@ export default function EarningsChart({
 
   useEffect(() => {
     const s = chartSeries(points);
+    poolRange.current = rangeOf(s.pool.map((p) => p.value));
+    rewardsRange.current = rangeOf(s.rewards.map((p) => p.value));
     pool.current?.setData(s.pool);
     rewards.current?.setData(s.rewards);
     chart.current?.timeScale().fitContent();
