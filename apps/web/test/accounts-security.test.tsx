@@ -6,6 +6,7 @@ import authEs from '../src/features/auth/i18n/es.json';
 import { RegisterPage } from '../src/features/auth/components/RegisterPage';
 import settingsEn from '../src/features/settings/i18n/en.json';
 import settingsEs from '../src/features/settings/i18n/es.json';
+import { ChangePasswordSection } from '../src/features/settings/components/ChangePasswordSection';
 import { DeleteAccountSection } from '../src/features/settings/components/DeleteAccountSection';
 import { SessionsSection } from '../src/features/settings/components/SessionsSection';
 import { TwoFactorSection } from '../src/features/settings/components/TwoFactorSection';
@@ -77,6 +78,28 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     );
     expect(sent).toEqual([{ email: 'new@example.com', language: lang, password: 'sunshine1' }]);
     expect(screen.queryByTestId('register-step2')).toBeNull();
+  });
+
+  it('a refused new password is named in the language (the email as password)', async () => {
+    renderApp(<ChangePasswordSection />, {
+      user: { id: 'u1', email: 'violet.harbor@example.com', has2FA: false },
+      responses: {
+        '/api/cambiar_password': () =>
+          json(
+            {
+              success: false,
+              message: 'The password cannot be your email address or the part of it before the @.',
+              error_code: 'password_email',
+            },
+            400,
+          ),
+      },
+    });
+    const u = userEvent.setup();
+    await u.type(await screen.findByTestId('password-new'), 'violet.harbor');
+    await u.type(screen.getByTestId('password-email-code'), '123456');
+    await u.click(screen.getByTestId('password-submit'));
+    expect(await screen.findByText(auth.register.rules.password_email)).toBeTruthy();
   });
 
   it('deleting the account asks for the password when the server wants it, then retries', async () => {
