@@ -75,6 +75,8 @@ export async function startServer(
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The URLs the server shows (the chain's RPC URL, webhook URLs) come from PUBLIC_URL (issue 37 #13).
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dir,
       LOG_LEVEL: 'info',
       // No shedding on event-loop delay: on a loaded CI machine a slow moment answered a browser test's
