@@ -131,5 +131,8 @@ describe('formats', () => {
     });
     expect(prettyLine(json)).toBe('12:04:05.120 ERROR request completed reqId=req-1 GET /api/x 500 3.1ms\n');
     expect(prettyLine('not json')).toBe('not json\n');
+    // A record's own `time` (the simulator's) is shown as a field, the line keeps a clock.
+    const own = prettyLine(JSON.stringify({ level: 30, time: '2026-01-02T00:00:00.000Z', msg: 'ready' }));
+    expect(own).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  ready time=2026-01-02T00:00:00.000Z\n$/);
   });
 });

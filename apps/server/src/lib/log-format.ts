@@ -91,12 +91,16 @@ export function prettyLine(json: string): string {
   } catch {
     return json.endsWith('\n') ? json : `${json}\n`;
   }
-  const time = typeof rec.time === 'number' ? new Date(rec.time).toISOString().slice(11, 23) : '';
+  // A record's own `time` field replaces pino's: then the line shows the clock now and that field.
+  const ownTime = typeof rec.time === 'number' ? null : rec.time;
+  const at = typeof rec.time === 'number' ? rec.time : Date.now();
+  const time = new Date(at).toISOString().slice(11, 23);
   const level = (LEVELS[Number(rec.level)] ?? String(rec.level)).padEnd(5);
   const parts: string[] = [`${time} ${level}`, typeof rec.msg === 'string' ? rec.msg : ''];
   const req = rec.req as { method?: string; url?: string } | undefined;
   const res = rec.res as { statusCode?: number } | undefined;
   let stack = '';
+  if (ownTime !== null && ownTime !== undefined) parts.push(`time=${short(ownTime)}`);
   for (const [k, v] of Object.entries(rec)) {
     if (HIDDEN.has(k) || v === undefined) continue;
     if (k === 'req' && req?.method) {
