@@ -108,13 +108,41 @@ const bitfinexPermissions = (key: string) => [
   ['withdraw', 0, canWithdraw(key) ? 1 : 0],
 ];
 
+// KuCoin's Get API Key Info example (GET /api/v1/user/api-key); the withdrawal right is "Withdrawal".
+const kucoinApiKey = (key: string) => ({
+  code: '200000',
+  data: {
+    remark: 'trading-bot',
+    apiKey: key,
+    apiVersion: 3,
+    permission: canWithdraw(key) ? 'General,Spot,Withdrawal' : 'General,Spot',
+    ipWhitelist: '198.51.100.42',
+    createdAt: 1728905969000,
+    uid: 123456789,
+    isMaster: true,
+  },
+});
+
+// BingX Query API Key Permissions: 1 spot trading, 2 read, 3 perpetual trading, 4 transfer, 5 withdraw.
+const bingxPermissions = (key: string) => ({
+  code: 0,
+  msg: '',
+  debugMsg: '',
+  data: { permissions: canWithdraw(key) ? [1, 2, 3, 5] : [1, 2, 3] },
+});
+
 /** The key a signed request carries, whatever the exchange calls its header. */
 function keyOf(init: Record<string, unknown>): string {
   const headers = Object.fromEntries(
     Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
   );
   return (
-    headers['x-bapi-api-key'] ?? headers['ok-access-key'] ?? headers['bfx-apikey'] ?? headers['api-key'] ?? ''
+    headers['x-bapi-api-key'] ??
+    headers['ok-access-key'] ??
+    headers['bfx-apikey'] ??
+    headers['kc-api-key'] ??
+    headers['x-bx-apikey'] ??
+    ''
   );
 }
 
@@ -159,6 +187,23 @@ function fakeExchanges() {
       if (u.pathname === '/v2/auth/r/wallets') return json([['exchange', 'UST', 100, 0, 100, null, null]]);
     }
     if (u.host === 'api-pub.bitfinex.com') return json([[]]);
+    if (u.host === 'api.kucoin.com' || u.host === 'api-futures.kucoin.com') {
+      if (u.pathname === '/api/v1/user/api-key') return json(kucoinApiKey(key));
+      if (u.pathname === '/api/v1/accounts') {
+        return json({
+          code: '200000',
+          data: [{ id: '1', currency: 'USDT', type: 'trade', balance: '100', available: '100', holds: '0' }],
+        });
+      }
+      return json({ code: '200000', data: [] });
+    }
+    if (u.host === 'open-api.bingx.com') {
+      if (u.pathname === '/openApi/v1/account/apiPermissions') return json(bingxPermissions(key));
+      if (u.pathname === '/openApi/spot/v1/account/balance') {
+        return json({ code: 0, msg: '', data: { balances: [{ asset: 'USDT', free: '100', locked: '0' }] } });
+      }
+      return json({ code: 0, msg: '', data: [] });
+    }
     if (u.host === 'api.kraken.com') {
       if (u.pathname === '/0/private/BalanceEx')
         return json({ error: [], result: { USDT: { balance: '100', hold_trade: '0' } } });
@@ -197,6 +242,8 @@ describe('withdrawal check on every exchange that shows a key’s rights', () =>
     { exchange: 'bybit', endpoint: 'api.bybit.com/v5/user/query-api' },
     { exchange: 'okx', endpoint: 'www.okx.com/api/v5/account/config', password: 'passphrase-1' },
     { exchange: 'bitfinex', endpoint: 'api.bitfinex.com/v2/auth/r/permissions' },
+    { exchange: 'kucoin', endpoint: 'api.kucoin.com/api/v1/user/api-key', password: 'passphrase-2' },
+    { exchange: 'bingx', endpoint: 'open-api.bingx.com/openApi/v1/account/apiPermissions' },
   ];
 
   for (const c of cases) {
@@ -244,6 +291,11 @@ describe('withdrawal check on every exchange that shows a key’s rights', () =>
     expect(rule?.canWithdraw({ code: '0', data: [] })).toBeNull();
     expect(withdrawPermissionRule('bybit', false)?.canWithdraw({ result: {} })).toBeNull();
     expect(withdrawPermissionRule('bitfinex', false)?.canWithdraw({})).toBeNull();
+    expect(withdrawPermissionRule('kucoin', false)?.canWithdraw({ code: '200000', data: [] })).toBeNull();
+    expect(withdrawPermissionRule('bingx', false)?.canWithdraw({ code: 0, data: {} })).toBeNull();
+    expect(
+      withdrawPermissionRule('bingx', false)?.canWithdraw({ code: 0, data: { permissions: ['5'] } }),
+    ).toBe(true);
     // Binance's spot testnet has no sapi: not checked there.
     expect(withdrawPermissionRule('binance', true)).toBeUndefined();
     expect(withdrawPermissionRule('bybit', true)).toBeDefined();

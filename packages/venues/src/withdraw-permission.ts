@@ -82,6 +82,38 @@ export const WITHDRAW_PERMISSION_RULES: Readonly<Record<string, WithdrawPermissi
       );
     },
   },
+  // https://www.kucoin.com/docs/rest/account/basic-info/get-api-key-info (GET /api/v1/user/api-key)
+  // {"code": "200000", "data": {"apiKey": "…", "apiVersion": 3, "permission": "General,Spot", "isMaster": true, …}}:
+  // "permission" lists the key's rights, comma-separated; the withdrawal right appears as "Withdrawal"
+  // (SDK examples also show "Withdraw"), so any name starting with "withdraw" counts.
+  kucoin: {
+    method: 'privateGetUserApiKey',
+    endpoint: 'GET /api/v1/user/api-key',
+    sandbox: false,
+    canWithdraw: (r) => {
+      const data = isRecord(r) ? r.data : undefined;
+      if (!isRecord(data) || typeof data.permission !== 'string') return null;
+      return data.permission.split(',').some((p) => p.trim().toLowerCase().startsWith('withdraw'));
+    },
+  },
+  // BingX "Query API Key Permissions", GET /openApi/v1/account/apiPermissions
+  // (https://bingx-api.github.io/docs/#/en-us/common/account-api): {"code": 0, "data": {"permissions": [1, 2, 3]}},
+  // where 1 spot trading, 2 read, 3 perpetual futures trading, 4 universal transfer, 5 withdraw,
+  // 7 sub-account transfer (the same codes in the bingex client's decoder and in other bots' recorded answers).
+  bingx: {
+    method: 'accountV1PrivateGetAccountApiPermissions',
+    endpoint: 'GET /openApi/v1/account/apiPermissions',
+    sandbox: false,
+    canWithdraw: (r) => {
+      const data = isRecord(r) ? r.data : undefined;
+      const permissions = isRecord(data) ? data.permissions : undefined;
+      if (!Array.isArray(permissions)) return null;
+      return permissions.some((p) => {
+        const v = String(p).trim().toLowerCase();
+        return v === '5' || v === 'withdraw';
+      });
+    },
+  },
 };
 
 /** The rule for a ccxt id on live or sandbox endpoints; undefined where the key's rights cannot be checked. */
