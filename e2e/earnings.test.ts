@@ -1,7 +1,7 @@
 import { bytxTokenAbi } from '@bytx/chain';
-import { ANVIL_ACCOUNTS, chainFor } from '@bytx/chain/node';
-import { createPublicClient, createWalletClient, http, parseUnits } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { chainFor } from '@bytx/chain/node';
+import { createPublicClient, encodeFunctionData, http, parseUnits, toHex, type Hash } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginInBrowser, registerViaApi } from './helpers/accounts';
 import {
@@ -16,8 +16,9 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
 
 const EMAIL = 'earnings-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
-const STAKER = ANVIL_ACCOUNTS[2]!;
-const OWNER = ANVIL_ACCOUNTS[0]!;
+/** A fresh key: the proxy refuses what anvil's public dev keys sign (issue 37). */
+const STAKER_KEY = generatePrivateKey();
+const STAKER = { privateKey: STAKER_KEY, address: privateKeyToAccount(STAKER_KEY).address };
 
 const tokensOf = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
 
@@ -43,23 +44,27 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
       startChainId: chain.chainId,
       known: { chainId: chain.chainId, rpcUrl: chain.rpcUrl! },
     });
-    // The staker gets 100,000 BYTX from the deployer's 10M, through the server's RPC proxy.
-    const viemChain = chainFor(chain.chainId, chain.rpcUrl!);
-    const owner = createWalletClient({
-      account: privateKeyToAccount(OWNER.privateKey),
-      chain: viemChain,
-      transport: http(chain.rpcUrl!),
-    });
+    // The staker gets 100,000 BYTX from the owner's 10M and 1 ETH for gas. The owner is the install's
+    // own key (the test does not know it): impersonated on the node itself (the proxy refuses anvil_*).
+    const anvil = anvilUrlFromLogs(server.logs());
+    await rpc(anvil, 'anvil_setBalance', [STAKER.address, toHex(10n ** 18n)]);
+    await rpc(anvil, 'anvil_impersonateAccount', [chain.owner]);
+    const hash = (await rpc(anvil, 'eth_sendTransaction', [
+      {
+        from: chain.owner,
+        to: chain.addresses!.token,
+        data: encodeFunctionData({
+          abi: bytxTokenAbi,
+          functionName: 'transfer',
+          args: [STAKER.address, parseUnits('100000', 18)],
+        }),
+      },
+    ])) as Hash;
+    await rpc(anvil, 'anvil_stopImpersonatingAccount', [chain.owner]);
     const reader = createPublicClient({
-      chain: viemChain,
+      chain: chainFor(chain.chainId, chain.rpcUrl!),
       transport: http(chain.rpcUrl!),
       pollingInterval: 200,
-    });
-    const hash = await owner.writeContract({
-      address: chain.addresses!.token,
-      abi: bytxTokenAbi,
-      functionName: 'transfer',
-      args: [STAKER.address, parseUnits('100000', 18)],
     });
     await reader.waitForTransactionReceipt({ hash });
   });
@@ -90,12 +95,16 @@ describe.skipIf(!hasChromium)('Earnings pool and plans on the embedded chain', (
       .toBe('Invalid wallet address');
     await page.getByTestId('earnings-error-close').click();
 
+    // Linking the address needs its signature (issue 37): the page asks the wallet to sign the server's
+    // sign-in message.
+    const signsBefore = wallet.methods.filter((m) => m === 'personal_sign').length;
     await page.getByTestId('earnings-address').fill(STAKER.address);
     await page.getByTestId('earnings-consult').click();
     await expect
       .poll(() => page.getByTestId('earnings-indicator').getAttribute('data-connected'), { timeout: 20_000 })
       .toBe('true');
     await expect.poll(() => page.getByTestId('earnings-balance').textContent()).toBe('0 BYTX');
+    expect(wallet.methods.filter((m) => m === 'personal_sign').length).toBe(signsBefore + 1);
 
     // Stake 10,000 through the browser wallet: approve → stake.
     await page.getByTestId('earnings-wallet-connect').click();

@@ -1,15 +1,28 @@
-import { ANVIL_ACCOUNTS } from '@bytx/chain/node';
-import { testStablecoinAbi } from '@bytx/chain';
-import { createPublicClient, http } from 'viem';
+import { testStablecoinAbi, tokenSaleAbi } from '@bytx/chain';
+import { createPublicClient, encodeFunctionData, http, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginInBrowser, registerViaApi } from './helpers/accounts';
-import { installTestWallet, waitForChain, type ChainInfoLike, type TestWallet } from './helpers/wallet';
+import {
+  anvilUrlFromLogs,
+  installTestWallet,
+  rpc,
+  waitForChain,
+  type ChainInfoLike,
+  type TestWallet,
+} from './helpers/wallet';
 import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
 
 const EMAIL = 'token-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
-const BUYER = ANVIL_ACCOUNTS[1]!;
-const OWNER = ANVIL_ACCOUNTS[0]!;
+/** Fresh keys: the proxy refuses what anvil's public dev keys sign (issue 37). */
+const key = () => {
+  const privateKey = generatePrivateKey();
+  return { privateKey, address: privateKeyToAccount(privateKey).address };
+};
+const BUYER = key();
+/** The sale's owner for the second test: the install's own key hands the sale over to it. */
+const OWNER = key();
 
 /**
  * The token purchase modal on the embedded chain (issue 17 "Tests"): a test wallet injected as
@@ -117,12 +130,44 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
     await page.getByTestId('token-disconnect').waitFor();
     await expect.poll(() => page.getByTestId('token-withdraw').count()).toBe(0);
 
+    // The install's key (which the test does not know) owns the sale: on the node itself (the proxy
+    // refuses anvil_*), the owner is impersonated to hand the sale to a key of the test.
+    expect(chain.owner).not.toBe(OWNER.address);
+    const anvil = anvilUrlFromLogs(server.logs());
+    await rpc(anvil, 'anvil_impersonateAccount', [chain.owner]);
+    await rpc(anvil, 'eth_sendTransaction', [
+      {
+        from: chain.owner,
+        to: chain.addresses!.sale,
+        data: encodeFunctionData({
+          abi: tokenSaleAbi,
+          functionName: 'transferOwnership',
+          args: [OWNER.address],
+        }),
+      },
+    ]);
+    await rpc(anvil, 'anvil_stopImpersonatingAccount', [chain.owner]);
+    await rpc(anvil, 'anvil_setBalance', [OWNER.address, toHex(10n ** 18n)]);
+    // GET /api/chain follows the sale's owner() once the indexer has seen OwnershipTransferred.
+    await expect
+      .poll(
+        async () => ((await (await fetch(`${server.baseUrl}/api/chain`)).json()) as ChainInfoLike).owner,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(OWNER.address);
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.getByTestId('landing-buy-token').click();
+    await page.getByTestId('token-connect').click();
+    await page.getByTestId('token-disconnect').waitFor();
+
     // The wallet moves to the owner's account (accountsChanged).
     await wallet.useAccount(OWNER.privateKey, page);
     await expect
       .poll(() => page.getByTestId('token-disconnect').getAttribute('data-address'))
       .toBe(OWNER.address);
-    expect(chain.owner).toBe(OWNER.address);
     await page.getByTestId('token-withdraw').click();
     await expect
       .poll(() => page.getByTestId('token-success').textContent(), { timeout: 30_000 })

@@ -138,7 +138,14 @@ describe('embedded chain across SIGKILL restarts', () => {
           args: [stake],
         }),
       );
-      const linked = await api(server, 'POST', '/api/earnings', token, { address: account.address });
+      // Linking the address needs its signature (issue 37): the server's message, signed here.
+      const link = (await api(server, 'POST', '/api/earnings/nonce', token, { address: account.address }))
+        .body as { nonce: string; message: string };
+      const linked = await api(server, 'POST', '/api/earnings', token, {
+        address: account.address,
+        nonce: link.nonce,
+        signature: await account.signMessage({ message: link.message }),
+      });
       expect(linked.status).toBe(200);
       expect(linked.body).toMatchObject({ balance: 3_000, wallet_tokens: 2_000 });
       // anvil writes its state every second.

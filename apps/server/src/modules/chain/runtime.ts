@@ -1,6 +1,13 @@
 import { type ChainAddresses } from '@bytx/chain';
 import { tokenSaleAbi } from '@bytx/chain';
-import { chainFor, deployAll, hasCode, moveOwnership, paddedHttp } from '@bytx/chain/node';
+import {
+  ANVIL_DEV_ADDRESSES,
+  chainFor,
+  deployAll,
+  hasCode,
+  moveOwnership,
+  paddedHttp,
+} from '@bytx/chain/node';
 import { CHAIN_MESSAGES } from '@bytx/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -19,7 +26,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, nonceManager, privateKeyToAccount } from 'viem/accounts';
 import type { ChainConfig, ChainMode } from '../../config';
-import type { SecretBox } from '../../lib/crypto';
+import { sealContext, type SecretBox } from '../../lib/crypto';
 import { HttpError } from '../../lib/errors';
 import { EmbeddedNode } from './embedded';
 import type { ChainRepository } from './repository';
@@ -145,7 +152,7 @@ export class ChainRuntime {
    */
   /** The sealed key's associated data: its owner and purpose (a ciphertext moved elsewhere does not open). */
   get keyContext(): string {
-    return `chain-owner-key:${this.chainId}`;
+    return sealContext.chainOwnerKey(this.chainId);
   }
 
   private async loadOwnerKey(): Promise<{ key: Hex; account: PrivateKeyAccount }> {
@@ -190,7 +197,7 @@ export class ChainRuntime {
         abi: tokenSaleAbi,
         functionName: 'owner',
       });
-      if (onChain.toLowerCase() !== account.address.toLowerCase()) {
+      if (ANVIL_DEV_ADDRESSES.has(onChain.toLowerCase())) {
         // Deployed before owner keys existed (by anvil's dev account 0, a public key): the contracts
         // are Ownable, so ownership (and the deployer's tokens) move to this install's key; the
         // users' stakes, purchases and plans stay as they are.
@@ -199,6 +206,13 @@ export class ChainRuntime {
         this.log.warn(
           { owner },
           "embedded chain: ownership moved from the public dev account to this install's key",
+        );
+      } else if (onChain.toLowerCase() !== account.address.toLowerCase()) {
+        // The operator handed the sale to another owner (their own wallet): theirs to keep. The
+        // install's key still signs the faucet and the keeper, which need no ownership.
+        this.log.warn(
+          { owner: onChain },
+          "embedded chain: the sale is owned by another key than this install's",
         );
       }
     } else {
