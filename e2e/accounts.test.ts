@@ -72,6 +72,15 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
     await expect(page.getByTestId('register-error').innerText()).resolves.toContain(
       '❌ The passwords do not match.',
     );
+    // A common password is refused in step 1, before any code is mailed (issue 37 point 18).
+    await page.getByTestId('register-password').fill('honeydew');
+    await page.getByTestId('register-confirm').fill('honeydew');
+    await page.getByTestId('register-send').click();
+    await expect(page.getByTestId('register-error').innerText()).resolves.toContain(
+      '❌ This password is too common and easy to guess. Please choose another one.',
+    );
+    await expect(page.getByTestId('register-step2').count()).resolves.toBe(0);
+    expect(mailsTo(server.outboxDir, email)).toHaveLength(0);
   });
 
   it('signs up with the mailed code and lands on /login after 2 s', async () => {
@@ -102,6 +111,10 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
     await page.getByTestId('2fa-verify').click();
     await page.getByText('✅ Two-Factor Authentication has been successfully activated.').waitFor();
     await page.getByTestId('2fa-disable').waitFor();
+    // The open sessions: this one only (turning 2FA on ended any other), marked as this device.
+    // textContent: the badge is upper-cased by CSS, which innerText applies.
+    await expect(page.getByTestId('session-current').textContent()).resolves.toContain('This device');
+    await expect(page.getByTestId('session-other').count()).resolves.toBe(0);
   });
 
   it('logs out and logs in again through the header dropdown with a 2FA code', async () => {
