@@ -278,5 +278,118 @@ export default async function backtestBench(): Promise<BenchSection[]> {
     '',
     `Goal: ≥ 10,000,000 candles/s on one core for the Grid Bot DCA with 3 OS (sideways year), a run being single-threaded: ${met ? 'met' : 'NOT met'} on this machine (${fmt(perSecond(goal.ms))} candles/s in wall time, ${fmt(perSecond(goal.cpuMs))} in process CPU time, which also counts the GC and compiler threads; ×${fmt(goal.ms / goal.baseMs, 0)} the minimal loop in wall time, ×${fmt(goal.cpuMs / goal.baseCpuMs, 0)} in CPU time).`,
   ].join('\n');
-  return [{ title: 'Backtest throughput', markdown }];
+  return [{ title: 'Backtest throughput', markdown }, await uploadSection()];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * Issue 37 point 3: a 600,000-candle upload (~26 MB of JSON, prices with cents and a volume) to
+ * `POST /api/backtest` through the app (`inject`, embedded database, simulated market), read in a worker
+ * of the pool. While it is read: `/api/health` back to back (its latency; the baseline is the same call
+ * with nothing else going on) and the same user's second upload (its 409, refused before its body is
+ * read). Then another user's 4-candle backtest, POST to done, while the big one runs (then cancelled).
+ */
+export async function uploadSection(): Promise<BenchSection> {
+  const { backtestServices } = await import('../apps/server/src/modules/backtest/routes');
+  const { createTestUser, makeTestApp } = await import('../apps/server/test/helpers');
+  const MIN = 60_000;
+  const N = 600_000;
+  const form = {
+    symbol: 'BTC/USDT',
+    amount: '20',
+    tp: '1',
+    separacion: '1',
+    os: '3',
+    exchange: 'binance',
+    apartado: 'Spot',
+  };
+  // The body as bytes only (a server holds no copy of it on its heap, so neither does the bench).
+  const big = (() => {
+    const rows: string[] = new Array<string>(N);
+    for (let i = 0; i < N; i++) {
+      const up = i % 2 === 0;
+      rows[i] = `[${i * MIN},${up ? '97.25' : '103.25'},103.5,96.75,${up ? '103.25' : '97.25'},1.2345]`;
+    }
+    return Buffer.from(`{"kind":"grid_dca","params":${JSON.stringify(form)},"candles":[${rows.join(',')}]}`);
+  })();
+  const small = Buffer.from(
+    JSON.stringify({
+      kind: 'grid_dca',
+      params: form,
+      candles: [
+        [0, 100, 100, 100, 100],
+        [MIN, 100, 100, 98.9, 99],
+        [2 * MIN, 99, 101.2, 99, 101],
+      ],
+    }),
+  );
+  const t = await makeTestApp({ SIMULATOR_CONTROL: '1' });
+  try {
+    const alice = await createTestUser(t);
+    const bob = await createTestUser(t);
+    const svc = backtestServices.get(t.ctx)!;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/dev/market/price',
+      payload: { exchange: 'binance', symbol: 'BTC/USDT', price: 100 },
+    });
+    const post = (u: typeof alice, payload: Buffer) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/backtest',
+        headers: { ...u.auth, 'content-type': 'application/json' },
+        payload,
+      });
+    const health = async () => {
+      const t0 = performance.now();
+      await t.app.inject({ method: 'GET', url: '/api/health' });
+      return performance.now() - t0;
+    };
+    await post(alice, Buffer.from('{}')); // a warm worker, as on a server in use
+    const idle: number[] = [];
+    for (let i = 0; i < 20; i++) idle.push(await health());
+    const t0 = performance.now();
+    let uploadMs = NaN;
+    const first = post(alice, big).then((r) => {
+      uploadMs = performance.now() - t0;
+      return r;
+    });
+    while (svc.pool.running('parse') === 0) await new Promise((r) => setImmediate(r));
+    const s0 = performance.now();
+    const second = await post(alice, big);
+    const secondMs = performance.now() - s0;
+    const during: number[] = [];
+    while (Number.isNaN(uploadMs)) during.push(await health());
+    const id = (await first).json<{ id: string }>().id;
+    const b0 = performance.now();
+    const b = (await post(bob, small)).json<{ id: string }>().id;
+    for (;;) {
+      const r = await t.app.inject({ method: 'GET', url: `/api/backtest/${b}`, headers: bob.auth });
+      if (r.json<{ status: string }>().status === 'done') break;
+      await new Promise((r2) => setTimeout(r2, 10));
+    }
+    const bobMs = performance.now() - b0;
+    const bigStatus = (
+      await t.app.inject({ method: 'GET', url: `/api/backtest/${id}`, headers: alice.auth })
+    ).json<{ status: string }>().status;
+    await t.app.inject({ method: 'DELETE', url: `/api/backtest/${id}`, headers: alice.auth });
+    while (svc.runningCount > 0) await new Promise((r) => setTimeout(r, 20));
+    const markdown = [
+      `A ${(big.length / 2 ** 20).toFixed(1)} MB body of ${fmt(N)} candles posted through the app (\`inject\`, PGlite, simulated market); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
+      '',
+      '| what | figure |',
+      '| --- | ---: |',
+      `| \`/api/health\`, nothing else going on (median of 20) | ${fmt(median(idle), 1)} ms |`,
+      `| \`/api/health\` while the upload is read in the worker (median / max of ${during.length}) | ${fmt(median(during), 1)} / ${fmt(Math.max(...during), 1)} ms |`,
+      `| the same user's second upload: its ${second.statusCode} (before its body is read) | ${fmt(secondMs, 1)} ms |`,
+      `| the upload to its 202 (read and checked in the worker, the form checked, stored) | ${fmt(uploadMs, 0)} ms |`,
+      `| another user's 3-candle backtest, POST to done, while the big one is ${bigStatus} | ${fmt(bobMs, 0)} ms |`,
+      '',
+      "Before (issue 37): the body was parsed and checked on the event loop before the one-backtest check, so `/api/health` and the second upload's 409 each waited over a second, and the other user's backtest waited for the big one to end (one worker on 2 cores).",
+    ].join('\n');
+    return { title: 'Backtest upload of 600,000 candles', markdown };
+  } finally {
+    await t.close();
+  }
 }

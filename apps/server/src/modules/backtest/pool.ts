@@ -192,6 +192,25 @@ export class WorkerPool {
     t.worker = w;
     t.onStart?.();
     if (w.ready) this.post(w, t);
+    this.keepSpare();
+  }
+
+  /**
+   * While workers are busy, one more waits started (up to the lanes' total): the next request does
+   * not pay a worker's start (~0.4 s idle, over a second on a loaded machine). It ends when idle.
+   */
+  private keepSpare(): void {
+    if (this.closed) return;
+    // Not while one is starting: two starts at once would slow the one a request waits for.
+    for (const c of this.workers) if (c.task === null || !c.ready) return;
+    if (this.workers.size >= this.opts.lanes.parse.size + this.opts.lanes.run.size) return;
+    this.idle(this.spawn());
+  }
+
+  private idle(w: PoolWorker): void {
+    if (w.idleTimer) clearTimeout(w.idleTimer);
+    w.idleTimer = setTimeout(() => void w.worker.terminate(), this.opts.idleMs);
+    w.idleTimer.unref();
   }
 
   private post(w: PoolWorker, t: Task): void {
@@ -215,6 +234,7 @@ export class WorkerPool {
       if (m.type === 'ready') {
         w.ready = true;
         if (w.task) this.post(w, w.task);
+        this.keepSpare();
         return;
       }
       const t = w.task;
@@ -262,10 +282,7 @@ export class WorkerPool {
       return;
     }
     this.dispatch();
-    if (w.task === null && this.workers.has(w)) {
-      w.idleTimer = setTimeout(() => void w.worker.terminate(), this.opts.idleMs);
-      w.idleTimer.unref();
-    }
+    if (w.task === null && this.workers.has(w)) this.idle(w);
   }
 
   /** Ends every worker; waiting tasks answer false. */
