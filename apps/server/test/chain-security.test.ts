@@ -73,7 +73,7 @@ describe('chain security on the embedded chain', () => {
           args: [dev0],
         }),
       ).toBe(0n);
-      const [row] = await t.ctx.database.sql.query('SELECT address, key_enc FROM chain_owner_keys');
+      const row = (await t.ctx.database.sql.query('SELECT address, key_enc FROM chain_owner_keys'))[0]!;
       expect(row.address).toBe(owner);
       // Sealed: the key is not in the row in clear, and it opens to the owner's address.
       const key = t.ctx.secretBox.open(String(row.key_enc), m.runtime.keyContext) as Hex;
@@ -167,7 +167,7 @@ describe('chain security on the embedded chain', () => {
             reason: expect.stringContaining('paid 0 tokens'),
           },
         ]);
-        const [row] = await t.ctx.database.sql.query('SELECT refused, tokens FROM chain_plans');
+        const row = (await t.ctx.database.sql.query('SELECT refused, tokens FROM chain_plans'))[0]!;
         expect(row.tokens).toBe('0');
         expect(String(row.refused)).toMatch(/professional plan costs/);
 
@@ -423,7 +423,7 @@ describe('an install owned by the public dev account', () => {
       expect(await balance(ANVIL_ACCOUNTS[0]!.address)).toBe(0n);
       expect(await balance(newOwner)).toBe(10_000_000n * 10n ** 18n);
       expect(await client.getBalance({ address: newOwner })).toBeGreaterThan(0n);
-      const [row] = await database.sql.query('SELECT owner FROM chain_deployments');
+      const row = (await database.sql.query('SELECT owner FROM chain_deployments'))[0]!;
       expect(row.owner).toBe(newOwner);
       // The new owner signs: the faucet works.
       const u = await createTestUser(t);
