@@ -15,7 +15,7 @@ import {
   type SignalStatus,
   type SignalStopResponse,
 } from '@bytx/contract';
-import { api, ApiError } from '../../../shared/api/client';
+import { api } from '../../../shared/api/client';
 import { botsApi } from '../../../shared/bots/api';
 
 export { SIGNAL_LIMITS, SIGNAL_MESSAGES, SIGNAL_REASONS, SIGNAL_STATUSES, signalTemplate };
@@ -71,15 +71,4 @@ export const signalApi = {
   rotateSecret: (id: string) => api<SignalSecretResponse>(`${botPath(id)}/secret`, { method: 'POST' }),
   signals: (id: string, page: number, per_page = SIGNAL_LIMITS.perPage) =>
     api<SignalLogResponse>(`${botPath(id)}/signals`, { query: { page, per_page } }),
-  /** Confirms the password (and the TOTP code when 2FA is on) for 5 minutes of sensitive calls. */
-  reauth: (password: string, code?: string) =>
-    api<{ success: boolean; message: string }>('/api/reauth', {
-      body: code ? { password, code } : { password },
-    }),
 };
-
-/** The rotate call's 403 when the session has not logged in or confirmed its password in 5 minutes. */
-export const isReauthRequired = (err: unknown) =>
-  err instanceof ApiError &&
-  err.status === 403 &&
-  (err.body as { error_code?: unknown } | undefined)?.error_code === 'reauth_required';

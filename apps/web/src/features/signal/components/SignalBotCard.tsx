@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
-import { isReauthRequired, signalApi, signalTemplate, type SignalBotView } from '../api/signal';
+import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
+import { signalApi, signalTemplate, type SignalBotView } from '../api/signal';
 import { CopyButton } from './CopyButton';
-import { ReauthDialog } from './ReauthDialog';
 import { serverText } from './serverText';
 import { SignalLog } from './SignalLog';
 
@@ -17,7 +17,7 @@ const STATUS_COLOR = { active: 'green', stopped: 'gray', error: 'red' } as const
  * One signal bot: its webhook URL (copy), its secret — shown once, right after the create or a rotation,
  * with a copy button and a notice that it will not be seen again (the server keeps only its hash and no
  * call reads it back) —, Rotate after a confirmation (and the password when the session's sign-in is
- * older than 5 minutes), the TradingView alert message (copy), the position and PnL, the signal counts,
+ * older than 5 minutes: useReauth), the TradingView alert message (copy), the position and PnL, the signal counts,
  * Stop and the signal log. `initialSecret` is the secret the create call answered.
  */
 export function SignalBotCard({
@@ -34,7 +34,9 @@ export function SignalBotCard({
   const [secret, setSecret] = useState<string | null>(initialSecret ?? null);
   const [rotating, setRotating] = useState(false);
   const [confirmRotate, setConfirmRotate] = useState(false);
-  const [reauth, setReauth] = useState(false);
+  // Rotating needs a sign-in or a password confirmation in the last 5 minutes: the app's password
+  // dialog (features/auth) on 403 reauth_required, then the call once more.
+  const reauth = useReauth();
   const [logOpen, setLogOpen] = useState(false);
   // The create call's secret may arrive after the list's poll already drew this card.
   useEffect(() => {
@@ -47,7 +49,7 @@ export function SignalBotCard({
     setConfirmRotate(false);
     setRotating(true);
     try {
-      const r = await signalApi.rotateSecret(bot.id);
+      const r = await reauth.run(() => signalApi.rotateSecret(bot.id));
       setSecret(r.secret);
       notifications.show({
         color: 'green',
@@ -55,10 +57,7 @@ export function SignalBotCard({
         autoClose: 5_000,
       });
     } catch (err) {
-      if (isReauthRequired(err)) {
-        setReauth(true);
-        return;
-      }
+      if (err instanceof ReauthCancelled) return;
       notifications.show({
         color: 'red',
         message: t('signal.bot.rotateFailed', { message: serverText(t, errorMessage(err)) }),
@@ -269,14 +268,7 @@ export function SignalBotCard({
           </Group>
         </Stack>
       </Modal>
-      <ReauthDialog
-        opened={reauth}
-        onCancel={() => setReauth(false)}
-        onConfirmed={() => {
-          setReauth(false);
-          void rotate();
-        }}
-      />
+      {reauth.modal}
     </Paper>
   );
 }

@@ -322,7 +322,10 @@ describe('SignalBotPage', () => {
             const body = bodyOf(init);
             reauths.push(body);
             if (body.password !== 'right-pass') {
-              return json({ success: false, error: 'The password is incorrect.' }, 400);
+              return json(
+                { success: false, error: 'The password is incorrect.', error_code: 'wrong_password' },
+                400,
+              );
             }
             confirmed = true;
             return json({ success: true, message: 'Password confirmed.' });
@@ -338,15 +341,13 @@ describe('SignalBotPage', () => {
     );
     await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
     await userEvent.click(await screen.findByTestId('signal-rotate-confirm'));
-    const dialog = await screen.findByTestId('signal-reauth-dialog');
-    await userEvent.type(within(dialog).getByTestId('signal-reauth-password'), 'wrong-pass');
-    await userEvent.click(within(dialog).getByTestId('signal-reauth-confirm'));
-    expect((await screen.findByTestId('signal-reauth-error')).textContent).toBe(
-      'Could not confirm: The password is incorrect.',
-    );
-    await userEvent.clear(within(dialog).getByTestId('signal-reauth-password'));
-    await userEvent.type(within(dialog).getByTestId('signal-reauth-password'), 'right-pass');
-    await userEvent.click(within(dialog).getByTestId('signal-reauth-confirm'));
+    const dialog = await screen.findByTestId('reauth-form');
+    await userEvent.type(within(dialog).getByTestId('reauth-password'), 'wrong-pass');
+    await userEvent.click(within(dialog).getByTestId('reauth-confirm'));
+    expect((await screen.findByTestId('reauth-error')).textContent).toBe('❌ The password is incorrect.');
+    await userEvent.clear(within(dialog).getByTestId('reauth-password'));
+    await userEvent.type(within(dialog).getByTestId('reauth-password'), 'right-pass');
+    await userEvent.click(within(dialog).getByTestId('reauth-confirm'));
     await waitFor(() => expect(within(card).getByTestId('signal-secret').textContent).toBe('AFTER-reauth'));
     expect(reauths).toEqual([{ password: 'wrong-pass' }, { password: 'right-pass' }]);
     expect(within(card).queryByTestId('signal-secret-password-notice')).toBeNull();
