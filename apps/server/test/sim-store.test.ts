@@ -13,8 +13,9 @@ import { SimMarketStore } from '../src/modules/market/sim-store';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 /**
- * The simulated market's save (docs/venues.md): the walk's state is one row of JSON text, written
- * every tick. It was jsonb until migration 0203; a database written then is read back the same.
+ * The simulated market's save (docs/venues.md): the walk's state is one row of JSON text, written at
+ * most every 30 s (issue 37 point 14). It was jsonb until migration 0203 and stored uncompressed from
+ * 0203 to 0860; a database written then is read back the same.
  */
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
@@ -59,14 +60,14 @@ afterEach(async () => {
 });
 
 describe('SimMarketStore', () => {
-  it('writes the walk as text stored uncompressed, and a new process continues from it', async () => {
+  it('writes the walk as compressible text (migration 0860), and a new process continues from it', async () => {
     const { sql, db } = await open();
     await runMigrations(sql);
     const [col] = await sql.query(
       `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attstorage AS storage
          FROM pg_attribute a WHERE a.attrelid = 'sim_state'::regclass AND a.attname = 'state'`,
     );
-    expect(col).toEqual({ type: 'text', storage: 'e' });
+    expect(col).toEqual({ type: 'text', storage: 'x' });
 
     const sim = walked();
     await new SimMarketStore(db, sim).flushState();
@@ -163,7 +164,7 @@ describe('SimMarketStore', () => {
 if (!PG_URL) console.log(`[skip] ${PG_SKIP_REASON}`);
 
 describe.skipIf(!PG_URL)('SimMarketStore on PostgreSQL', () => {
-  it('reads back a walk saved as jsonb before migration 0203, stored as uncompressed text after', async () => {
+  it('reads back a walk saved as jsonb before migration 0203, stored as compressible text after', async () => {
     const fresh = await freshPostgresUrl();
     try {
       const client = new pg.Client({ connectionString: fresh.url });
@@ -190,7 +191,7 @@ describe.skipIf(!PG_URL)('SimMarketStore on PostgreSQL', () => {
           `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attstorage AS storage
              FROM pg_attribute a WHERE a.attrelid = 'sim_state'::regclass AND a.attname = 'state'`,
         );
-        expect(col).toEqual({ type: 'text', storage: 'e' });
+        expect(col).toEqual({ type: 'text', storage: 'x' });
         const restored = new MarketSimulator({ startTime: T0 });
         expect(await new SimMarketStore(database.db, restored).load()).toBe(true);
         expect(restored.snapshot()).toEqual(sim.snapshot());

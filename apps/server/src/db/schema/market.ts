@@ -2,9 +2,10 @@ import { bigint, doublePrecision, pgTable, primaryKey, smallint, text, timestamp
 
 /**
  * The simulated market's walk (MARKET_DATA=simulated): one row, the MarketSimulator snapshot
- * (`SimulatorSnapshot`) as JSON text, written every tick and at once when a control price is set, so a
- * restart continues the price series where it was (docs/venues.md). Text, not jsonb: nothing queries
- * inside it, and a jsonb write cost PGlite's event loop about three times as much (migration 0203).
+ * (`SimulatorSnapshot`) as JSON text, written at most every 30 s and at once when a control price is
+ * set, so a restart continues the price series where it was (docs/venues.md). Text, not jsonb: nothing
+ * queries inside it, and a jsonb write cost PGlite's event loop about three times as much (migration
+ * 0203); compressed since writes are rare (migration 0860, docs/database.md).
  */
 export const simState = pgTable('sim_state', {
   id: smallint('id').primaryKey().default(1),
