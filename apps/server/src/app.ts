@@ -139,12 +139,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  // MASTER_KEY and/or the key file outside DATA_DIR (an old DATA_DIR/master.key is moved out first);
+  // before the database opens, so a key problem stops the start before anything is created.
+  const masterKeys = loadMasterKeys(config);
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   if (!opts.database) app.addHook('onClose', async () => database.close());
 
-  // MASTER_KEY and/or the key file outside DATA_DIR (an old DATA_DIR/master.key is moved out first).
-  const masterKeys = loadMasterKeys(config);
   const secretBox = new SecretBox(masterKeys.keys);
   if (masterKeys.legacy || masterKeys.created) {
     app.log.warn(

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { lockDownDataDir } from './lib/data-dir';
+import { MasterKeyError } from './lib/master-key';
 
 async function main() {
   let config;
@@ -31,6 +32,12 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
+  // A master key problem (two differing key files, a key file inside DATA_DIR) is the operator's to fix:
+  // its message says what to do, without a stack.
+  if (err instanceof MasterKeyError) {
+    console.error(`Failed to start: ${err.message}`);
+    process.exit(1);
+  }
   console.error('Failed to start:', err);
   process.exit(1);
 });

@@ -154,6 +154,31 @@ describe('master key file', () => {
     expect(fs.existsSync(legacy)).toBe(false);
   });
 
+  it('the server refuses to start with a clear message (no stack) when both key files differ', () => {
+    const config = fileKeyConfig();
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(path.join(config.dataDir, 'master.key'), randomBytes(32).toString('hex') + '\n');
+    fs.writeFileSync(config.masterKeyFile, randomBytes(32).toString('hex') + '\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        ...envWithout('MASTER_KEY', 'DATABASE_URL', 'MASTER_KEY_FILE'),
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: config.dataDir,
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^Failed to start: Both .*master\.key .* exist and hold different keys/m);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    // Nothing was created: the key check comes before the database opens.
+    expect(fs.existsSync(path.join(config.dataDir, 'pglite'))).toBe(false);
+  }, 150_000);
+
   it('refuses a MASTER_KEY_FILE inside DATA_DIR', () => {
     const config = fileKeyConfig();
     expect(() => loadMasterKeys({ ...config, masterKeyFile: path.join(config.dataDir, 'k.key') })).toThrow(
