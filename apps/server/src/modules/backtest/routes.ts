@@ -77,7 +77,11 @@ export const backtestRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
       async (req, reply) => {
         const user = currentUser(req);
-        const bytes = rawBodies.get(req) ?? NO_BODY;
+        // No JSON body: none at all reads as `{}`; another content type's parsed value (a text/plain
+        // string) is checked as that value, as the schema did before.
+        const bytes =
+          rawBodies.get(req) ??
+          (req.body === undefined || req.body === null ? NO_BODY : Buffer.from(JSON.stringify(req.body)));
         rawBodies.delete(req);
         const read = await service.readUpload(user.id, bytes);
         const answer = (e: { status: number; message: string; extra: Record<string, unknown> }) =>
