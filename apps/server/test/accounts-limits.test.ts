@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailsTo } from '../../../e2e/helpers/accounts';
+import { LoginBackoffRepository } from '../src/modules/accounts/login-backoff';
 import { addressKey } from '../src/modules/accounts/login-throttle';
 import { GOOD_PASSWORD, enable2fa, logIn, nextIp, post, signUp, totp, uniqueEmail } from './accounts.helpers';
 import { makeTestApp, type TestApp } from './helpers';
@@ -130,6 +131,21 @@ describe('per-account login backoff (point 6)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('forgets emails with no failure for 24 hours (the hourly purge)', async () => {
+    const old = uniqueEmail('old');
+    const recent = uniqueEmail('recent');
+    await t.ctx.database.sql.query(
+      `INSERT INTO login_backoff (email, failures, last_failure_at) VALUES ($1, 3, now() - interval '25 hours'), ($2, 3, now())`,
+      [old, recent],
+    );
+    await new LoginBackoffRepository(t.ctx.db).purgeOld();
+    const rows = await t.ctx.database.sql.query('SELECT email FROM login_backoff WHERE email IN ($1, $2)', [
+      old,
+      recent,
+    ]);
+    expect(rows.map((r) => r.email)).toEqual([recent]);
   });
 
   it('keys addresses: IPv4 as is, IPv4-mapped as IPv4, IPv6 by /64', () => {

@@ -32,6 +32,8 @@ import type { SessionClient } from './sessions.repository';
 
 /** Window of LOGIN_FAILURES_PER_ADDRESS (failed logins from one address across all emails). */
 const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/** How often old login-backoff rows and ended sessions are deleted (ms, 1 hour). */
+const PURGE_EVERY_MS = 3600_000;
 
 const TAGS = ['accounts'];
 const bearer = [{ bearer: [] }];
@@ -66,6 +68,15 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     ctx.config.LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_FAILURE_WINDOW_MS,
   );
+  // Backoff rows of emails with no failure for 24 hours, and ended sessions, are of no use: removed
+  // hourly (a spray of unknown emails leaves one row each). Best effort; unref'd so it never holds the process.
+  const purge = setInterval(() => {
+    void Promise.all([service.backoff.purgeOld(), service.sessions.purgeExpired()]).catch((err: unknown) =>
+      ctx.log.warn({ err: (err as Error).message }, 'accounts purge failed'),
+    );
+  }, PURGE_EVERY_MS);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
 
   app.get(
     '/api/config',
