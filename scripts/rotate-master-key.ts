@@ -18,6 +18,14 @@ async function main(): Promise<number> {
     throw err;
   }
   process.umask(0o077);
+  // A running server keeps sealing with the key it loaded (and the embedded database must not be opened
+  // by two processes): refuse while this install's server answers on its port.
+  if (await serverAnswers(config.PORT)) {
+    console.error(
+      `A server answers on port ${config.PORT}: stop every server of this install before rotating the master key.`,
+    );
+    return 1;
+  }
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
     const r = await rotateMasterKey(database.db, { ...config, newKeyHex: process.env.NEW_MASTER_KEY });
@@ -40,6 +48,16 @@ async function main(): Promise<number> {
     throw err;
   } finally {
     await database.close();
+  }
+}
+
+/** Whether something answers GET /api/health on this machine's port (1 s at most). */
+async function serverAnswers(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(1_000) });
+    return res.ok;
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app';
@@ -281,6 +282,8 @@ describe('rotation', () => {
         NODE_ENV: 'test',
         DATA_DIR: config.dataDir,
         MASTER_KEY_FILE: config.masterKeyFile,
+        // Nothing listens there: the command's "is a server running?" check passes.
+        PORT: '1',
       },
       encoding: 'utf8',
       timeout: 120_000,
@@ -307,6 +310,35 @@ describe('rotation', () => {
     await t.app.close();
     await database.close();
   }, 180_000);
+
+  it('refuses to rotate while a server of the install answers on its port', async () => {
+    const config = fileKeyConfig();
+    const server = http.createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      // Not spawnSync: this process's event loop must stay free to answer the health check.
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/rotate-master-key.ts'], {
+        cwd: repoRoot,
+        env: {
+          ...envWithout('MASTER_KEY', 'DATABASE_URL', 'NEW_MASTER_KEY'),
+          NODE_ENV: 'test',
+          DATA_DIR: config.dataDir,
+          MASTER_KEY_FILE: config.masterKeyFile,
+          PORT: String(port),
+        },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const run = { status, stderr };
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`A server answers on port ${port}: stop every server`);
+      expect(fs.existsSync(config.masterKeyFile)).toBe(false);
+    } finally {
+      server.close();
+    }
+  }, 150_000);
 
   it('with MASTER_KEY set, needs NEW_MASTER_KEY and leaves everything as it was without it', async () => {
     const database = await openTestDatabase();
