@@ -209,7 +209,7 @@ export class WorkerPool {
 
   private idle(w: PoolWorker): void {
     if (w.idleTimer) clearTimeout(w.idleTimer);
-    w.idleTimer = setTimeout(() => void w.worker.terminate(), this.opts.idleMs);
+    w.idleTimer = setTimeout(() => this.retire(w), this.opts.idleMs);
     w.idleTimer.unref();
   }
 
@@ -278,11 +278,17 @@ export class WorkerPool {
   private free(w: PoolWorker): void {
     w.task = null;
     if (this.closed) {
-      void w.worker.terminate();
+      this.retire(w);
       return;
     }
     this.dispatch();
     if (w.task === null && this.workers.has(w)) this.idle(w);
+  }
+
+  /** Ends an idle worker: out of the set first, so no task is given to it while it stops. */
+  private retire(w: PoolWorker): void {
+    this.workers.delete(w);
+    void w.worker.terminate();
   }
 
   /** Ends every worker; waiting tasks answer false. */

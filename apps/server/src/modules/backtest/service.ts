@@ -53,7 +53,7 @@ const STALE_MS = 30_000;
 const SWEEP_MS = 30_000;
 /** A cancelled worker still running after this long is terminated. */
 const TERMINATE_AFTER_MS = 5_000;
-/** An idle worker of the pool ends after this long (ms); a worker costs ~30 MB and ~0.3 s to start. */
+/** An idle worker of the pool ends after this long (ms); a worker costs ~30 MB and ~0.4 s to start. */
 const WORKER_IDLE_MS = 60_000;
 /** Start calls per user and minute (docs/backtest.md "Uploads"): a person clicks Backtest a few times. */
 const START_LIMIT: StartLimit = { max: 30, windowMs: 60_000 };
