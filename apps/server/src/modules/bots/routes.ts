@@ -58,6 +58,9 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     log: ctx.log,
     runnerId: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
     takeAllLeases: ctx.database.driver === 'pglite',
+    // One process owns the embedded database, so its leases guard nothing: 10 min instead of 30 s
+    // means a bot's row is rewritten every ~5 min rather than every heartbeat (docs/database.md).
+    ...(ctx.database.driver === 'pglite' ? { leaseTtlMs: 10 * 60_000 } : {}),
     autoRun: ctx.config.BOT_RUNNER,
   });
   const bots = new BotsService(ctx, repo, runner);

@@ -123,7 +123,7 @@ export class ActionForwarder {
   async holderElsewhere(botId: string): Promise<string | null> {
     const store = this.store;
     if (this.host.runsHere(botId, true) || !store) return null;
-    const ttl = (this.deps.heartbeatMs ?? 10_000) * 3;
+    const ttl = this.deps.leaseTtlMs ?? (this.deps.heartbeatMs ?? 10_000) * 3;
     const claim = await store.claim(botId, this.deps.runnerId, ttl, this.deps.takeAllLeases);
     return claim.ok ? null : claim.holder;
   }

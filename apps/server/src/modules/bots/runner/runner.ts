@@ -87,7 +87,7 @@ export class BotRunner implements HandleHost {
 
   private async scan(first: boolean): Promise<void> {
     if (this.closed) return;
-    const ttl = (this.deps.heartbeatMs ?? 10_000) * 3;
+    const ttl = this.deps.leaseTtlMs ?? (this.deps.heartbeatMs ?? 10_000) * 3;
     const ids = await this.deps.store.lease(this.deps.runnerId, ttl, first && this.deps.takeAllLeases);
     // Bots are attached (loaded, reconciled, started) ATTACH_CONCURRENCY at a time rather than one by
     // one: on a database store each attach is several round trips, and the writes of the bots attaching

@@ -97,6 +97,8 @@ export interface RunnerDeps {
   retryBaseMs?: number;
   /** Lease heartbeat (ms). */
   heartbeatMs?: number;
+  /** How long a lease lasts (ms); default three heartbeats. The embedded database uses a long one. */
+  leaseTtlMs?: number;
   /** How often a runner looks for actions forwarded to it, and a sender for their outcome (ms). */
   actionPollMs?: number;
   /** How long a sender waits for the holder to start a forwarded action before acting itself (ms). */
