@@ -117,7 +117,7 @@ export const emptyBody = z.object({ user_id: z.string().max(320).optional() }).o
 /**
  * POST /api/reauth (issue 37 point 8; docs/accounts.md, "Re-authentication"): confirms the session's
  * user again — the password, and a current TOTP code when 2FA is on. For 5 minutes after it (or after
- * the login) the session may delete the account, turn 2FA on or off and reveal or rotate a webhook
+ * the login) the session may delete the account, turn 2FA on or off and rotate a webhook
  * secret; without it those calls answer 403 with `error_code: 'reauth_required'`.
  */
 export const reauthBody = z.object({ password, code: sixDigitCode.optional() });

@@ -7,7 +7,7 @@ import { HttpError, unauthorized } from '../../lib/errors';
 
 /**
  * Re-authentication for what cannot be undone (issue 37 point 8; docs/accounts.md, "Re-authentication"):
- * deleting the account, turning 2FA on or off, revealing or rotating a webhook secret. A session is
+ * deleting the account, turning 2FA on or off, rotating a webhook secret (shown once; there is no reveal). A session is
  * "recently authenticated" for REAUTH_WINDOW_MS after its login (created_at) or after its last
  * `POST /api/reauth {password, code?}` (reauth_at). The spec's body-less calls keep their shape: the
  * app confirms the password first, then retries the call.
