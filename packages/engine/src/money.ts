@@ -1,8 +1,9 @@
 /**
  * Money helpers (DESIGN.md §4 principle 8: money is exact where users read it).
  *
- * - Rounding to a market step works in whole step units with a tiny epsilon, so float noise such as
- *   0.3 / 0.1 = 2.9999999999999996 does not lose a step, and the result is cleaned to the step's decimals.
+ * - Rounding to a market step is exact decimal arithmetic on the shortest decimal form of value and step
+ *   (integers scaled by 10^decimals, BigInt beyond 2^51): 0.3 / 0.1 = 2.9999999999999996 in floats, yet
+ *   roundDownToStep(0.3, 0.1) is 0.3, and a floor never exceeds its value (no epsilon that could round up).
  * - Exact sums and products use fixed-point BigInt decimals with 18 fractional digits (`Dec`); numbers
  *   enter through their shortest decimal representation (`String(x)`), so 0.1 + 0.2 is exactly 0.3.
  */
@@ -23,62 +24,107 @@ export function decimalsOf(x: number): number {
   return dot >= 0 ? s.length - dot - 1 : 0;
 }
 
-/** Snap tolerance in step units: absorbs the float error of value / step (a few ulps of the quotient). */
-function eps(q: number): number {
-  return 1e-9 + Math.abs(q) * 5e-16;
-}
-
-function clean(n: number, step: number): number {
-  const d = Math.min(20, decimalsOf(step));
-  const v = Number((n * step).toFixed(d));
-  return Object.is(v, -0) ? 0 : v;
-}
-
 function checkStep(step: number): boolean {
   return Number.isFinite(step) && step > 0;
 }
 
-/** Beyond this many steps the float quotient is not exact enough: use exact decimals. */
-const FAST_LIMIT = 1e12;
+type Mode = 'down' | 'up' | 'nearest';
 
-function exactRound(value: number, step: number, mode: 'down' | 'up' | 'nearest'): number {
-  const v = toDec(value);
-  const st = toDec(step);
-  if (st === 0n) return value;
-  let n = v / st; // truncated toward zero
-  const r = v - n * st;
-  if (mode === 'down' && r < 0n) n -= 1n;
-  else if (mode === 'up' && r > 0n) n += 1n;
-  else if (mode === 'nearest') {
-    const twice = 2n * (r < 0n ? -r : r);
-    if (twice >= st) n += r < 0n ? -1n : 1n;
+/**
+ * Step rounding is exact decimal arithmetic on the numbers' shortest decimal forms (`String(x)`), so the
+ * double nearest 1.23456789 floors to 1.23456789 at step 1e-8, never to 1.23456788 (the old `x / step`
+ * float quotient was 123456788.99999999: one step of dust on every full sell), and a result never lies
+ * above the value (floor), below it (ceil) or more than half a step away (nearest).
+ */
+function stepRound(value: number, step: number, mode: Mode): number {
+  const d = Math.max(decimalsOf(value), decimalsOf(step));
+  // Fast exact path: both scaled to integers below 2^51, where x × 10^d is within 1/2 of its integer
+  // (two roundings of ≤ 2^-53 relative each), so Math.round recovers the decimal's digits exactly and
+  // every product below stays an exact double integer (< 2^53).
+  if (d <= 22) {
+    const p = 10 ** d;
+    const vf = value * p;
+    const sf = step * p;
+    if (Math.abs(vf) < 2 ** 51 && sf < 2 ** 51) {
+      const v = Math.round(vf);
+      const st = Math.round(sf);
+      if (st > 0) {
+        let n = Math.floor(v / st);
+        // The float quotient can be off by one next to an integer: correct it with exact products.
+        if (n * st > v) n -= 1;
+        else if ((n + 1) * st <= v) n += 1;
+        const r = v - n * st; // 0 ≤ r < st
+        if (r > 0 && (mode === 'up' || (mode === 'nearest' && (2 * r > st || (2 * r === st && v > 0))))) {
+          n += 1;
+        }
+        // n × st is an exact integer; one correctly rounded division gives the double of the decimal.
+        const out = (n * st) / p;
+        return Object.is(out, -0) ? 0 : out;
+      }
+    }
   }
-  const out = Number(decToString(n * st));
+  return exactRound(value, step, mode);
+}
+
+/** The arbitrary-size path (huge values or more than 22 decimals): BigInt at the finer of both scales. */
+function exactRound(value: number, step: number, mode: Mode): number {
+  const a = decimalParts(String(value));
+  const b = decimalParts(String(step));
+  const scale = Math.max(a.scale, b.scale);
+  const v = a.digits * 10n ** BigInt(scale - a.scale);
+  const st = b.digits * 10n ** BigInt(scale - b.scale);
+  if (st <= 0n) return value;
+  let n = v / st; // truncated toward zero
+  let r = v - n * st;
+  if (r < 0n) {
+    n -= 1n; // floor
+    r += st;
+  }
+  if (r > 0n && (mode === 'up' || (mode === 'nearest' && (2n * r > st || (2n * r === st && v > 0n))))) {
+    n += 1n;
+  }
+  const out = Number(scaledToString(n * st, scale));
   return Object.is(out, -0) ? 0 : out;
+}
+
+/** A decimal string in plain or exponent notation as digits × 10^-scale, exactly (scale ≥ 0). */
+export function decimalParts(s: string): { digits: bigint; scale: number } {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s.trim());
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new Error(`not a decimal: ${s}`);
+  const frac = m[3] ?? '';
+  let scale = frac.length - (m[4] ? Number(m[4]) : 0);
+  let digits = BigInt((m[2] || '0') + frac);
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { digits: m[1] === '-' ? -digits : digits, scale };
+}
+
+function scaledToString(x: bigint, scale: number): string {
+  const neg = x < 0n;
+  const abs = (neg ? -x : x).toString().padStart(scale + 1, '0');
+  const int = abs.slice(0, abs.length - scale);
+  const frac = abs.slice(abs.length - scale);
+  return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
 }
 
 /** Largest multiple of `step` that is ≤ value (amounts, buy prices). A step ≤ 0 returns value unchanged. */
 export function roundDownToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
-  const q = value / step;
-  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'down');
-  return clean(Math.floor(q + eps(q)), step);
+  return stepRound(value, step, 'down');
 }
 
 /** Smallest multiple of `step` that is ≥ value (sell prices). */
 export function roundUpToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
-  const q = value / step;
-  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'up');
-  return clean(Math.ceil(q - eps(q)), step);
+  return stepRound(value, step, 'up');
 }
 
 /** Nearest multiple of `step` (halves away from zero). */
 export function roundToStep(value: number, step: number): number {
   if (!checkStep(step) || !Number.isFinite(value)) return value;
-  const q = value / step;
-  if (Math.abs(q) >= FAST_LIMIT) return exactRound(value, step, 'nearest');
-  return clean(Math.sign(q) * Math.floor(Math.abs(q) + 0.5 + eps(q)), step);
+  return stepRound(value, step, 'nearest');
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * 0.1 + 0.2 style drift never reaches a user (DESIGN.md principle 8).
  */
 
+import { roundDownToStep, roundToStep as engineRoundToStep } from '@bytx/engine';
+
 /** Decimal places of a step such as 0.001 (3) or 1 (0); at most 12. */
 export function stepDecimals(step: number): number {
   if (!(step > 0)) return 8;
@@ -19,18 +21,18 @@ export function roundDecimals(x: number, decimals: number): number {
   return Number(x.toFixed(Math.min(Math.max(decimals, 0), 20)));
 }
 
-/** Rounds down to a multiple of step (amounts: never more than asked). */
+/**
+ * Rounds down to a multiple of step (amounts: never more than asked), in exact decimal arithmetic on
+ * the numbers' shortest decimal forms: floorToStep(1.23456789, 1e-8) is 1.23456789 (the float quotient
+ * gave 1.23456788, one step of dust left on every full sell). A step ≤ 0 returns x unchanged.
+ */
 export function floorToStep(x: number, step: number): number {
-  if (!(step > 0)) return x;
-  const n = Math.floor(x / step + 1e-9);
-  return roundDecimals(n * step, stepDecimals(step));
+  return roundDownToStep(x, step);
 }
 
-/** Rounds to the nearest multiple of step (prices). */
+/** Rounds to the nearest multiple of step (prices; halves away from zero), exactly as floorToStep. */
 export function roundToStep(x: number, step: number): number {
-  if (!(step > 0)) return x;
-  const n = Math.round(x / step);
-  return roundDecimals(n * step, stepDecimals(step));
+  return engineRoundToStep(x, step);
 }
 
 /** Money values (balances, costs, fees) are kept to 1e-8 (a satoshi). */
