@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-unsafe-call -- JSON answers read loosely */
+import { bytxTokenAbi, planPaymentsAbi, tokenSaleAbi } from '@bytx/chain';
 import { CHAIN_MESSAGES, fillMessage, PLAN_DAYS } from '@bytx/contract';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activePlanOf } from '../src/modules/chain/plans.service';
+import { activePlanOf, dueOfRefusal } from '../src/modules/chain/plans.service';
 import type { PlanPaymentRow } from '../src/modules/chain/repository';
 import { chainOf, mine, userWallet } from './chain-helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
@@ -28,6 +29,17 @@ describe('plan periods (docs/plans.md)', () => {
     const up = activePlanOf([pay(1, t0), pay(2, t0 + 10 * DAY)], t0 + 11 * DAY);
     expect(up).toMatchObject({ id: 'advanced', plan: 2 });
     expect(up!.expiresAt).toBe(t0 + 10 * DAY + 30 * DAY + Math.floor((20 * DAY) / 3));
+  });
+
+  it("reads the tokens a refused payment needed back from the indexer's reason", () => {
+    expect(
+      dueOfRefusal('paid 7500 tokens; the advanced plan costs 15000 tokens at the sale price of block 9'),
+    ).toBe(15_000);
+    expect(
+      dueOfRefusal('paid 0 tokens; the professional plan costs 0 tokens at the sale price of block 4'),
+    ).toBe(0);
+    expect(dueOfRefusal('the payment names 100 US cents; the basic plan costs 500')).toBeNull();
+    expect(dueOfRefusal('the sale price at block 3 is 0')).toBeNull();
   });
 });
 
@@ -185,5 +197,71 @@ describe('plans paid on the embedded chain, PLANS_REQUIRED', () => {
     await mine(t, 2);
     await chainOf(t).indexer.tick();
     expect((await plans()).active.expires_at).toBe(before + PLAN_DAYS * 86_400_000);
+  });
+
+  it('lists a payment below its plan price as refused, with the tokens paid and the tokens needed', async () => {
+    const m = chainOf(t);
+    const { addresses } = m.runtime.require();
+    const test = m.runtime.test();
+    const owner = m.runtime.ownerWallet();
+    const before = (await plans()).active;
+    const setPrice = (price: bigint) =>
+      owner.writeContract({
+        address: addresses.sale,
+        abi: tokenSaleAbi,
+        functionName: 'setPrice',
+        args: [price],
+        account: owner.account,
+        chain: null,
+        gas: 100_000n,
+      });
+    await w.sent(
+      await w.wallet.writeContract({
+        address: addresses.token,
+        abi: bytxTokenAbi,
+        functionName: 'approve',
+        args: [addresses.plans, prices[1]!],
+      }),
+    );
+    // The payment and then the sale price halved (0.002 → 0.001 USDT a token), in one block: it carries
+    // 7,500 tokens, and at that block's price the Advanced plan costs 15,000.
+    await test.setAutomine(false);
+    let payHash: Hex;
+    try {
+      payHash = await w.wallet.writeContract({
+        address: addresses.plans,
+        abi: planPaymentsAbi,
+        functionName: 'payPlan',
+        args: [2, ref],
+        gas: 300_000n,
+        // Ahead of the price change in the block whatever order the node picks by fee.
+        maxPriorityFeePerGas: 2_000_000_000n,
+      });
+      await setPrice(1000n);
+      await mine(t, 1);
+    } finally {
+      await test.setAutomine(true);
+    }
+    const paid = await w.sent(payHash);
+    await m.runtime
+      .require()
+      .client.waitForTransactionReceipt({ hash: await setPrice(2000n), pollingInterval: 50 });
+    await mine(t, 2);
+    await m.indexer.tick();
+    const view = await plans();
+    const block = await w.client.getBlock({ blockNumber: paid.blockNumber });
+    expect(view.refused).toEqual([
+      {
+        id: 'advanced',
+        plan: 2,
+        tx_hash: paid.transactionHash,
+        reason: expect.stringContaining('paid 7500 tokens; the advanced plan costs 15000 tokens'),
+        tokens: 7_500,
+        price_tokens: 15_000,
+        paid_at: Number(block.timestamp) * 1000,
+      },
+    ]);
+    // It activated nothing: the Basic plan runs on unchanged.
+    expect(view.active).toEqual(before);
   });
 });

@@ -165,6 +165,9 @@ describe('chain security on the embedded chain', () => {
             plan: 3,
             tx_hash: paid.transactionHash,
             reason: expect.stringContaining('paid 0 tokens'),
+            tokens: 0,
+            price_tokens: 0,
+            paid_at: expect.any(Number),
           },
         ]);
         const row = (await t.ctx.database.sql.query('SELECT refused, tokens FROM chain_plans'))[0]!;

@@ -362,7 +362,17 @@ export const plansResponse = z.object({
         id: z.enum(PLAN_IDS),
         plan: z.number().int(),
         tx_hash: txHash,
+        /** The server's reason, in English (the web app words it from the numbers below). */
         reason: z.string(),
+        /** Whole tokens the payment carried (may be 0 or fractional). */
+        tokens: z.number().optional(),
+        /**
+         * Whole tokens the plan cost at the sale price of the payment's block; null when the payment was
+         * refused for another reason (its USD price is not the plan's, or the sale price read 0).
+         */
+        price_tokens: z.number().nullable().optional(),
+        /** The payment's block time, ms since the epoch. */
+        paid_at: z.number().optional(),
       }),
     )
     .optional(),

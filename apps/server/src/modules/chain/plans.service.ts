@@ -47,6 +47,17 @@ export function activePlanOf(payments: PlanPaymentRow[], now: number): PlanPerio
   return last && last.expiresAt > now ? last : null;
 }
 
+/**
+ * The tokens a refused payment should have carried, read back from the reason the indexer stored
+ * (`ChainIndexer.underpaid`: "paid X tokens; the <plan> plan costs Y tokens at the sale price of block N"),
+ * so the web app can show paid vs needed in the user's language; null for the other reasons.
+ */
+export function dueOfRefusal(reason: string): number | null {
+  const m = /^paid [\d.]+ tokens; the \w+ plan costs ([\d.]+) tokens /.exec(reason);
+  const due = m ? Number(m[1]) : NaN;
+  return Number.isFinite(due) ? due : null;
+}
+
 /** GET /api/plans: prices, the user's payment ref, the active plan and payments waiting for confirmations. */
 export class PlansService {
   constructor(
@@ -72,7 +83,17 @@ export class PlansService {
     const refused: NonNullable<PlansResponse['refused']> = [];
     for (const r of refusedRows) {
       const id = planIdOf(r.plan);
-      if (id) refused.push({ id, plan: r.plan, tx_hash: r.txHash, reason: r.refused ?? '' });
+      if (!id) continue;
+      const reason = r.refused ?? '';
+      refused.push({
+        id,
+        plan: r.plan,
+        tx_hash: r.txHash,
+        reason,
+        tokens: /^\d+$/.test(r.tokens) ? Number(formatUnits(BigInt(r.tokens), 18)) : 0,
+        price_tokens: dueOfRefusal(reason),
+        paid_at: r.paidAt.getTime(),
+      });
     }
     const head = this.head();
     const required = this.runtime.config.confirmations;
