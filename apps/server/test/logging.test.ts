@@ -133,6 +133,6 @@ describe('formats', () => {
     expect(prettyLine('not json')).toBe('not json\n');
     // A record's own `time` (the simulator's) is shown as a field, the line keeps a clock.
     const own = prettyLine(JSON.stringify({ level: 30, time: '2026-01-02T00:00:00.000Z', msg: 'ready' }));
-    expect(own).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  ready time=2026-01-02T00:00:00.000Z\n$/);
+    expect(own).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}ready time=2026-01-02T00:00:00.000Z\n$/);
   });
 });
