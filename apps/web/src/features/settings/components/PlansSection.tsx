@@ -1,4 +1,4 @@
-import { PLANS } from '@bytx/contract';
+import { PLANS, type ChainInfo } from '@bytx/contract';
 import { Alert, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -12,9 +12,12 @@ import { isLive } from '../../../shared/onchain/types';
 import { WalletButton, WrongNetworkAlert } from '../../../shared/onchain/WalletConnect';
 import { useBrowserWallet } from '../../../shared/onchain/wallet';
 import { userIdOf, useSession } from '../../../shared/session/session';
-import { planKeys, usePlans, type PlanId } from '../api/plans';
+import { planKeys, usePlans, type PlanId, type PlansResponse } from '../api/plans';
 
 const fmtTokens = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+/** Refused payments may carry fractions of a token: up to 6 decimals so 14,999.5 never reads 15,000. */
+const fmtPaid = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
 
 const fmtDate = (ms: number, lng: string) => {
   const d = new Date(ms);
@@ -25,7 +28,7 @@ const fmtDate = (ms: number, lng: string) => {
  * Subscription plans (spec part 1 §2 "Settings", §9): Basic, Advanced, Professional with their prices in
  * USD and in tokens; paying through the browser wallet (approve the tokens → `payPlan(plan, ref)`),
  * the payment's confirmations while the server waits for them, then the active plan, its expiry and
- * the payment's transaction.
+ * the payment's transaction; payments that did not pay the plan's price are listed as refused.
  */
 export function PlansSection() {
   const { t, i18n } = useTranslation();
@@ -47,10 +50,13 @@ export function PlansSection() {
   const activeId = data?.active?.id ?? null;
   const planName = (id: PlanId) => t(`settings.plans.${id}`);
 
-  // After a payment, ask every 2 s until the server has seen it (pending, or already active).
+  // After a payment, ask every 2 s until the server has seen it (pending, active, or refused).
   const lastHash = steps.steps.at(-1)?.hash;
   const seen =
-    !!data && (data.pending.some((p) => p.tx_hash === lastHash) || data.active?.tx_hash === lastHash);
+    !!data &&
+    (data.pending.some((p) => p.tx_hash === lastHash) ||
+      data.active?.tx_hash === lastHash ||
+      (data.refused ?? []).some((p) => p.tx_hash === lastHash));
   useEffect(() => {
     if (watching && seen) setWatching(false);
   }, [watching, seen]);
@@ -116,6 +122,20 @@ export function PlansSection() {
               </Text>
               <TxLink info={info} hash={p.tx_hash} />
             </Group>
+          ))}
+        </Stack>
+      )}
+
+      {data && (data.refused ?? []).length > 0 && (
+        <Stack gap="xs" mt="sm" data-testid="plans-refused">
+          {(data.refused ?? []).map((r) => (
+            <RefusedPayment
+              key={r.tx_hash}
+              payment={r}
+              info={info}
+              nowTokens={data.plans.find((p) => p.id === r.id)?.price_tokens ?? null}
+              lng={i18n.language}
+            />
           ))}
         </Stack>
       )}
@@ -198,5 +218,65 @@ export function PlansSection() {
         </Alert>
       )}
     </Paper>
+  );
+}
+
+type Refused = NonNullable<PlansResponse['refused']>[number];
+
+/**
+ * A confirmed payment that did not activate its plan (issue 37: it carried fewer tokens than the plan
+ * cost at its block's sale price, or 0): the plan, the tokens paid against the tokens needed and why, in
+ * the user's language, with its transaction, so an underpaying user sees why no plan started.
+ */
+function RefusedPayment({
+  payment: r,
+  info,
+  nowTokens,
+  lng,
+}: {
+  payment: Refused;
+  info: ChainInfo | undefined;
+  /** The plan's price in tokens today, for a payment whose own block made the plan cost nothing. */
+  nowTokens: number | null;
+  lng: string;
+}) {
+  const { t } = useTranslation();
+  const plan = t(`settings.plans.${r.id}`);
+  const paid = fmtPaid(r.tokens ?? 0);
+  const need = r.price_tokens ?? null;
+  // An underpayment names both numbers; 0 tokens (a price moved so the plan cost nothing) and the
+  // server's other reasons are worded apart, with today's price as what a payment needs.
+  const reason =
+    need !== null && need > 0
+      ? t('settings.plans.refusedUnderpaid', { plan, paid, need: fmtPaid(need) })
+      : (r.tokens ?? 0) === 0
+        ? t('settings.plans.refusedZero', { plan })
+        : t('settings.plans.refusedOther', { plan, detail: r.reason });
+  return (
+    <Alert color="red" data-testid="plans-refused-row" data-plan={r.id} data-hash={r.tx_hash}>
+      <Group gap="xs" justify="space-between">
+        <Text size="sm" fw={700} data-testid="plans-refused-title">
+          {t('settings.plans.refusedTitle', { plan })}
+          {r.paid_at !== undefined && ` · ${fmtDate(r.paid_at, lng)}`}
+        </Text>
+        <TxLink info={info} hash={r.tx_hash} testId="plans-refused-tx" />
+      </Group>
+      <Text size="sm" mt={4} data-testid="plans-refused-amounts">
+        {need !== null && need > 0
+          ? t('settings.plans.refusedAmounts', { paid, need: fmtPaid(need) })
+          : t('settings.plans.refusedAmountsToday', {
+              paid,
+              need: nowTokens !== null ? fmtTokens(nowTokens) : '—',
+            })}
+      </Text>
+      <Text size="sm" mt={4} data-testid="plans-refused-reason">
+        {reason}
+      </Text>
+      <Text size="sm" mt={4} c="dimmed" data-testid="plans-refused-next">
+        {nowTokens !== null
+          ? t('settings.plans.refusedNext', { plan, tokens: fmtTokens(nowTokens) })
+          : t('settings.plans.refusedNextNoPrice', { plan })}
+      </Text>
+    </Alert>
   );
 }
