@@ -3,16 +3,20 @@ import ccxt from 'ccxt';
 import { isSwapSymbol, marketTypeOf } from './derivatives';
 import {
   AuthenticationError,
+  ClockSkewError,
   InsufficientFundsError,
   InvalidOrderError,
   NotSupportedError,
   OrderNotFoundError,
+  UnmappedExchangeError,
   UnsupportedFeatureError,
   VenueError,
   VenueNetworkError,
   VenueRateLimitError,
   VenueUnavailableError,
 } from './errors';
+import { resyncClock } from './exchanges/clock';
+import { translateByExchange } from './exchanges/errors';
 import { floorToStep, roundToStep } from './precision';
 import type {
   Balances,
@@ -256,10 +260,21 @@ function invalidReason(msg: string): InvalidOrderError['reason'] {
   return 'other';
 }
 
-/** Translates a ccxt error (or anything thrown inside ccxt) into our classes. */
-export function translateCcxtError(err: unknown, exchange: string): Error {
+/**
+ * Translates a ccxt error (or anything thrown inside ccxt) into our classes: by the exchange's own
+ * table first (exchanges/errors: code, HTTP status, message), then by ccxt's class. `headers` are the
+ * last response's (Retry-After of a 429).
+ */
+export function translateCcxtError(err: unknown, exchange: string, headers?: Record<string, unknown>): Error {
   if (err instanceof VenueError) return err;
+  if (err instanceof ccxt.BaseError) {
+    const mapped = translateByExchange(err, exchange, headers);
+    if (mapped) return mapped;
+  }
   const msg = err instanceof Error ? err.message : String(err);
+  if (err instanceof ccxt.InvalidNonce) {
+    return new ClockSkewError(`${exchange}: our clock and the exchange's disagree (${msg})`, exchange, err);
+  }
   // Binance answers -2015 both for a key revoked (or its IP or permission removed) and for a
   // temporary ban; once a key has worked ccxt calls it DDoSProtection. Either way nothing can be sent
   // with it now: treated as a refused key, the bots pause and try it again until it works.
@@ -314,7 +329,9 @@ export function translateCcxtError(err: unknown, exchange: string): Error {
     );
   }
   if (err instanceof ccxt.ExchangeError) {
-    return new VenueUnavailableError(`${exchange} answered with an error (${msg})`, exchange, err);
+    // Neither the exchange's table nor ccxt knows this answer: a bounded number of retries, then the
+    // bot pauses with the exchange's own text (UnmappedExchangeError's action).
+    return new UnmappedExchangeError(`${exchange} answered with an error (${msg})`, exchange, msg, err);
   }
   return new VenueNetworkError(`${exchange}: unexpected failure (${msg})`, exchange, err);
 }
@@ -433,8 +450,26 @@ export class CcxtVenue implements Venue {
     try {
       return await fn();
     } catch (err) {
-      throw translateCcxtError(err, this.exchange);
+      const e = this.translate(err);
+      if (!(e instanceof ClockSkewError)) throw e;
+      // ClockSkewError's action: measure the clock offset again, then retry the request once.
+      await resyncClock([this.ccxt, this.derivatives]);
+      try {
+        return await fn();
+      } catch (again) {
+        throw this.translate(again);
+      }
     }
+  }
+
+  /** translateCcxtError with the last response's headers (Retry-After), of either ccxt instance. */
+  private translate(err: unknown): Error {
+    const headersOf = (ex: CcxtExchange | null) =>
+      (ex as unknown as { last_response_headers?: Record<string, unknown> } | null)?.last_response_headers;
+    return translateCcxtError(err, this.exchange, {
+      ...headersOf(this.derivatives),
+      ...headersOf(this.ccxt),
+    });
   }
 
   private requireKeys(): void {

@@ -12,7 +12,17 @@ export type VenueErrorAction =
   /** The keys are invalid or lack permission: ask the user to reconnect. */
   | 'reconnect'
   /** The request cannot succeed on this venue: stop the bot with this reason. */
-  | 'stop';
+  | 'stop'
+  /**
+   * Our clock and the exchange's disagree (timestamp outside its receive window): measure the offset
+   * again (ccxt's loadTimeDifference, then adjustForTimeDifference) and retry the request once.
+   */
+  | 'resync_clock'
+  /**
+   * The exchange said something no rule of ours nor ccxt's maps: retried a bounded number of times
+   * with backoff, then the bot pauses with the exchange's own message in its event log.
+   */
+  | 'retry_then_pause';
 
 export abstract class VenueError extends Error {
   abstract readonly action: VenueErrorAction;
@@ -35,6 +45,11 @@ export class VenueRateLimitError extends VenueError {
   readonly action = 'retry' as const;
   retryAfterMs?: number;
 }
+
+/** Whether the caller should try the same request again (after a backoff, or a clock resync). */
+export function isRetryable(err: unknown): err is VenueError {
+  return err instanceof VenueError && (err.action === 'retry' || err.action === 'resync_clock');
+}
 /** The exchange is down or in maintenance. */
 export class VenueUnavailableError extends VenueError {
   readonly action = 'retry' as const;
@@ -56,6 +71,25 @@ export class InvalidOrderError extends VenueError {
 }
 export class OrderNotFoundError extends VenueError {
   readonly action = 'refuse' as const;
+}
+/** The request's timestamp is outside the exchange's receive window (our clock is off). */
+export class ClockSkewError extends VenueError {
+  readonly action = 'resync_clock' as const;
+}
+/**
+ * An error the exchange answered that neither our per-exchange tables (exchanges/errors) nor ccxt's
+ * own map recognise. `exchangeMessage` is the exchange's text as received, for the bot's event log.
+ */
+export class UnmappedExchangeError extends VenueError {
+  readonly action = 'retry_then_pause' as const;
+  constructor(
+    message: string,
+    exchange: string,
+    readonly exchangeMessage: string,
+    cause?: unknown,
+  ) {
+    super(message, exchange, cause);
+  }
 }
 /** Bad key, expired key, IP not allowed, or a key without trade permission. */
 export class AuthenticationError extends VenueError {

@@ -103,6 +103,12 @@ export interface Order {
   reduceOnly?: boolean;
   /** Margin orders on a spot symbol (present only for them). */
   marginMode?: 'isolated';
+  /**
+   * Live venues: the exchange no longer reports this order (not found by its lookups
+   * LOOKUP_MISSES_MAX times, nor in its open and closed lists); it is reported `canceled` with what
+   * was last known filled (present only then).
+   */
+  lost?: true;
 }
 
 export interface CreateOrderRequest {

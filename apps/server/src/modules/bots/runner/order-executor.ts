@@ -409,6 +409,16 @@ export class OrderExecutor {
         params: { clientOrderId: cid, status: order.status, filled: order.filled },
       });
     }
+    if (order.lost) {
+      // The exchange no longer reports it (venue lookups bounded, then its open and closed lists):
+      // settled as cancelled with what was last known filled, and said so in the bot's log.
+      events.push({
+        botId: this.bot.id,
+        level: 'warn',
+        code: 'order_lost',
+        params: { clientOrderId: cid, filled: order.filled },
+      });
+    }
     const update = (status: BotOrderRow['status']) => ({
       orderUpdates: [{ clientOrderId: cid, patch: { ...base, status } }],
       events,
