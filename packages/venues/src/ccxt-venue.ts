@@ -39,6 +39,7 @@ import type {
   WalletType,
 } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
+import { ccxtClientIdParams } from './exchanges/client-ids';
 
 /**
  * A live exchange account (or public market data without keys) over ccxt 4.5. Every ccxt error is
@@ -611,7 +612,8 @@ export class CcxtVenue implements Venue {
         );
       }
     }
-    const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
+    // The id in the param ccxt reads for this exchange (its own name, or a number, where ccxt does not map it).
+    const params: Record<string, unknown> = ccxtClientIdParams(this.ccxt.id, req.clientOrderId);
     if (swap && req.reduceOnly) params.reduceOnly = true;
     if (!swap && req.marginMode === 'isolated') {
       params.marginMode = 'isolated';

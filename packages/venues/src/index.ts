@@ -8,3 +8,4 @@ export * from './matching/order-book';
 export * from './addresses';
 export * from './ccxt-venue';
 export * from './withdraw-permission';
+export * from './emulator';

@@ -1,4 +1,4 @@
-import { AuthenticationError, type Venue } from '@bytx/venues';
+import { AuthenticationError, venueClientIdOf, type Venue } from '@bytx/venues';
 import type { BotRow } from '../bots.repository';
 import { venueSymbol } from '../derivatives';
 import type { BotHandle } from './bot-handle';
@@ -99,7 +99,8 @@ export class ProblemWatch {
       const venue = venues.get(exchange);
       if (!venue) continue;
       try {
-        const found = await venue.fetchOrderByClientId(o.clientOrderId, o.symbol);
+        // Sent in the exchange's form of the journal's id (packages/venues/src/exchanges/client-ids.ts).
+        const found = await venue.fetchOrderByClientId(venueClientIdOf(exchange, o.clientOrderId), o.symbol);
         if (found?.status === 'open') await venue.cancelOrder(found.id, o.symbol);
         await this.deps.store.updateOrder(o.clientOrderId, { cancelRequested: true });
       } catch (err) {
