@@ -3,6 +3,7 @@ import type { Order, Venue } from '@bytx/venues';
 import type { BotRow, BotWrite, NewBotEventRow, NewBotOrderRow, NewBotTradeRow } from '../bots.repository';
 import { derivativesOf, isDerivatives, venueSymbol, type LiquidationInfo } from '../derivatives';
 import { BotVenues, ConnectionGoneError } from './bot-venues';
+import { BotClientIds } from './client-ids';
 import { OrderExecutor } from './order-executor';
 import type { AnyState, AnyStrategy, Arrival, MarketKey, OpaqueState, RunnerDeps } from './types';
 
@@ -47,6 +48,8 @@ export class BotHandle {
   private persisted: State;
   private stoppedWaiters: ((ok: boolean) => void)[] = [];
   readonly prefix: string;
+  /** The bot's client order ids in each exchange's form (issue 38 point 1). */
+  readonly ids: BotClientIds;
   /** The exchange's symbol of the bot's market (marketSymbol(row.symbol, row.marketType)): every venue
    *  call, order and market subscription of the bot's own market uses it. */
   readonly marketSymbol: string;
@@ -75,6 +78,7 @@ export class BotHandle {
   ) {
     this.cur = row.state as State;
     this.prefix = `${(row.state as { botId: string }).botId}-`;
+    this.ids = new BotClientIds((row.state as { botId: string }).botId);
     this.marketSymbol = venueSymbol(row.symbol, row.marketType ?? 'Spot');
     this.derivatives = isDerivatives(row.marketType ?? 'Spot');
     this.wantsBooks = typeof strategy.bookDepth === 'function';

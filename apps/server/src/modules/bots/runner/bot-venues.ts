@@ -1,6 +1,7 @@
 import type { Order, Venue } from '@bytx/venues';
 import type { BotRow } from '../bots.repository';
 import { derivativesOf, type LiquidationInfo } from '../derivatives';
+import type { BotClientIds } from './client-ids';
 import type { RunnerDeps } from './types';
 
 /** The bot's exchange connection is gone (the registry has no venue for it): the bot was halted. */
@@ -10,6 +11,8 @@ export class ConnectionGoneError extends Error {}
 export interface VenueOwner {
   readonly row: BotRow;
   readonly prefix: string;
+  /** Recognises the bot's client ids in each exchange's form (and renames them to the strategy's). */
+  readonly ids: BotClientIds;
   readonly deps: RunnerDeps;
   readonly stopped: boolean;
   /** An update of one of the bot's orders pushed by `venue` (on `exchange`). */
@@ -50,8 +53,8 @@ export class BotVenues {
     let unsub = this.detached
       ? () => undefined
       : venue.onOrderUpdate((order) => {
-          if (order.clientOrderId?.startsWith(this.bot.prefix))
-            this.bot.onOrderUpdate(order, exchange, venue);
+          const own = this.bot.ids.own(exchange, order);
+          if (own) this.bot.onOrderUpdate(own, exchange, venue);
         });
     const d = derivativesOf(venue);
     if (!this.detached && this.bot.derivatives && exchange === this.bot.row.exchange && d.onLiquidation) {

@@ -10,6 +10,7 @@ import {
 } from '@bytx/venues';
 import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.repository';
 import { ConnectionGoneError, type BotVenues } from './bot-venues';
+import type { BotClientIds } from './client-ids';
 import { sleep, type Arrival, type MarketKey, type RunnerDeps } from './types';
 
 const FINAL = new Set(['filled', 'cancelled', 'rejected']);
@@ -46,6 +47,8 @@ export interface ExecutorOwner {
   /** The exchange's symbol of the bot's own market (marketSymbol(row.symbol, row.marketType)). */
   readonly marketSymbol: string;
   readonly prefix: string;
+  /** The bot's client ids in each exchange's form (sent) and back (received). */
+  readonly ids: BotClientIds;
   readonly deps: RunnerDeps;
   readonly venues: BotVenues;
   readonly pausing: boolean;
@@ -116,12 +119,10 @@ export class OrderExecutor {
   /** Orders just journaled by a step (status pending_submit). */
   noteNew(rows: NewBotOrderRow[]): void {
     for (const o of rows) {
-      this.journal.set(o.clientOrderId, {
-        status: 'pending_submit',
-        filled: 0,
-        role: o.role,
-        ...this.marketOf(o),
-      });
+      const m = this.marketOf(o);
+      this.journal.set(o.clientOrderId, { status: 'pending_submit', filled: 0, role: o.role, ...m });
+      // Known from now on in the exchange's form too (the pushed update may come before the answer).
+      this.bot.ids.toVenue(m.exchange, o.clientOrderId);
     }
   }
 
@@ -182,12 +183,20 @@ export class OrderExecutor {
     return (this.deps.retryBaseMs ?? 500) * 2 ** attempt;
   }
 
-  /** Looks an order up by client id, retrying transient errors; null when the venue has none. */
+  /**
+   * Looks an order up by its client id in the exchange's form (then any form it was sent in before the
+   * per-exchange table), retrying transient errors; null when the venue has none. The order comes back
+   * known by the strategy's id.
+   */
   private async lookup(clientOrderId: string, m: MarketKey): Promise<Order | null> {
     for (let attempt = 0; ; attempt++) {
       try {
         const venue = await this.bot.venues.current(m.exchange);
-        return await venue.fetchOrderByClientId(clientOrderId, m.symbol);
+        for (const id of this.bot.ids.candidates(m.exchange, clientOrderId)) {
+          const found = await venue.fetchOrderByClientId(id, m.symbol);
+          if (found) return { ...found, clientOrderId };
+        }
+        return null;
       } catch (err) {
         if (err instanceof VenueError && err.action === 'retry' && attempt < MAX_PLACE_ATTEMPTS) {
           await sleep(this.backoff(attempt));
@@ -230,10 +239,10 @@ export class OrderExecutor {
           type: c.orderType,
           amount: c.amount ?? 0,
           ...(c.orderType === 'limit' && c.price !== undefined ? { price: c.price } : {}),
-          clientOrderId: c.clientOrderId,
+          clientOrderId: this.bot.ids.toVenue(m.exchange, c.clientOrderId),
           ...derivatives,
         });
-        return { kind: 'order', order };
+        return { kind: 'order', order: { ...order, clientOrderId: c.clientOrderId } };
       } catch (err) {
         if (err instanceof ConnectionGoneError) return { kind: 'gone' };
         if (err instanceof VenueError && err.action === 'retry') {
@@ -306,7 +315,7 @@ export class OrderExecutor {
         }
         const venue = await this.bot.venues.current(m.exchange);
         const order = await venue.cancelOrder(found.id, m.symbol);
-        await this.applySnapshot(order, false);
+        await this.applySnapshot({ ...order, clientOrderId }, false);
         return;
       } catch (err) {
         if (err instanceof ConnectionGoneError) return;
@@ -487,19 +496,17 @@ export class OrderExecutor {
   }
 
   private remember(r: BotOrderRow): void {
-    this.journal.set(r.clientOrderId, {
-      status: r.status,
-      filled: num(r.filled),
-      role: r.role,
-      ...this.marketOf(r),
-    });
+    const m = this.marketOf(r);
+    this.journal.set(r.clientOrderId, { status: r.status, filled: num(r.filled), role: r.role, ...m });
+    this.bot.ids.toVenue(m.exchange, r.clientOrderId);
   }
 
   /**
    * Before trading again after a restart: every journaled order not final is looked up on its venue
    * by its client id and its fate applied; orders that never reached the venue are settled as
    * cancelled (the strategy re-plans them); cancels asked before the crash are sent again; open orders
-   * with the bot's prefix that the journal does not know are cancelled, on every market it follows.
+   * whose client id is the bot's (by its shape in the exchange's form, BotClientIds) that the journal
+   * does not know are cancelled, on every market it follows.
    */
   async reconcile(markets: MarketKey[]): Promise<void> {
     const live = await this.deps.store.liveOrders(this.bot.id);
@@ -517,13 +524,14 @@ export class OrderExecutor {
     for (const m of markets) {
       const venue = await this.bot.venues.current(m.exchange);
       for (const o of await venue.fetchOpenOrders(m.symbol)) {
-        if (!o.clientOrderId?.startsWith(this.bot.prefix) || known.has(o.clientOrderId)) continue;
+        const id = this.bot.ids.fromVenue(m.exchange, o.clientOrderId);
+        if (id === null || known.has(id)) continue;
         try {
           await venue.cancelOrder(o.id, m.symbol);
         } catch (err) {
           this.deps.log.warn({ err, botId: this.bot.id }, 'could not cancel an unknown order');
         }
-        await this.bot.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: o.clientOrderId });
+        await this.bot.logEvent('warn', 'reconcile_unknown_order', { clientOrderId: id });
       }
     }
     if (live.length > 0) await this.bot.logEvent('info', 'resumed', { orders: live.length });
