@@ -8,4 +8,5 @@ export * from './matching/order-book';
 export * from './addresses';
 export * from './ccxt-venue';
 export * from './withdraw-permission';
+export * from './exchanges/client-ids';
 export * from './emulator';
