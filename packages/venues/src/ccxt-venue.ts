@@ -39,6 +39,13 @@ import type {
   WalletType,
 } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
+import {
+  fetchOrderById,
+  fetchOrderByClientIdDirect,
+  findInLists,
+  countsAsMiss,
+  type LookupExchange,
+} from './exchanges/lookups';
 import { ccxtClientIdParams } from './exchanges/client-ids';
 
 /**
@@ -98,7 +105,27 @@ interface Watched {
   clientOrderId: string | null;
   status: OrderStatus;
   filled: number;
+  /** Lookups in a row the exchange answered "not found" or refused (bounded: LOOKUP_MISSES_MAX). */
+  misses?: number;
+  /** The order as last reported (what a lost order is reported with). */
+  last?: Order;
 }
+
+/** A watched order the exchange no longer has: ended (canceled) with what was last known filled of it. */
+function lostOrder(w: Watched, id: string, symbol: string): Order {
+  const base: Order = w.last ?? {
+    ...toOrder({ id, symbol, filled: w.filled }),
+    clientOrderId: w.clientOrderId,
+  };
+  return { ...base, id, symbol, status: 'canceled', filled: w.filled, lost: true };
+}
+
+/**
+ * After this many lookups in a row that the exchange answered "not found" or refused, a watched order
+ * is resolved from the open and closed lists; when neither holds it, it is reported as `lost` and
+ * forgotten (never asked about forever; see exchanges/lookups.ts).
+ */
+export const LOOKUP_MISSES_MAX = 3;
 
 /** The ccxt id of an exchange key; throws NotSupportedError for keys ccxt no longer has. */
 export function ccxtIdOf(exchange: string): { ccxtId: string; sandbox: boolean; name: string } {
@@ -650,38 +677,29 @@ export class CcxtVenue implements Venue {
     return this.watch({ ...toOrder(o), ...(orig ? { clientOrderId: orig } : {}), symbol });
   }
 
+  /** By the exchange's lookup rule (exchanges/lookups.ts: Bybit's unified accounts, HitBTC...). */
   async fetchOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
-    const ex = this.exchangeFor(symbol);
-    return this.watch(toOrder(await this.call(() => ex.fetchOrder(id, symbol))), symbol);
+    const ex = this.exchangeFor(symbol) as unknown as LookupExchange;
+    return this.watch(toOrder(await this.call(() => fetchOrderById(ex, id, symbol))), symbol);
   }
 
+  /** The exchange's own lookup by client id where it has one, else its open and recent closed lists. */
   async fetchOrderByClientId(clientOrderId: string, symbol: string): Promise<Order | null> {
     this.requireKeys();
-    try {
-      const ex = this.exchangeFor(symbol);
-      const o = await this.call(() =>
-        ex.fetchOrder('', symbol, { clientOrderId, origClientOrderId: clientOrderId }),
-      );
-      const order = toOrder(o);
-      if (order.clientOrderId === null || order.clientOrderId === clientOrderId) {
-        return this.watch({ ...order, clientOrderId }, symbol);
-      }
-    } catch (err) {
-      if (err instanceof OrderNotFoundError) return null;
-      if (!(err instanceof InvalidOrderError || err instanceof NotSupportedError)) throw err;
-    }
-    // Exchanges without a lookup by client id: scan open, then recent closed orders.
-    const open = await this.fetchOpenOrders(symbol);
-    const hit = open.find((o) => o.clientOrderId === clientOrderId);
-    if (hit) return this.watch(hit, symbol);
-    const ex = this.exchangeFor(symbol);
-    if (ex.has.fetchClosedOrders) {
-      const closed = await this.call(() => ex.fetchClosedOrders(symbol));
-      const c = closed.map(toOrder).find((o) => o.clientOrderId === clientOrderId);
-      if (c) return c;
-    }
-    return null;
+    const ex = this.exchangeFor(symbol) as unknown as LookupExchange;
+    const direct = await this.call(() => fetchOrderByClientIdDirect(ex, clientOrderId, symbol)).catch(
+      (err: unknown) => {
+        // A lookup the exchange refuses (a parameter it does not take): the lists decide.
+        if (err instanceof InvalidOrderError || err instanceof NotSupportedError) return undefined;
+        throw err;
+      },
+    );
+    if (direct === null) return null;
+    const found = direct ?? (await this.call(() => findInLists(ex, symbol, { clientOrderId })));
+    if (found === undefined) return null;
+    const order = toOrder(found);
+    return this.watch({ ...order, clientOrderId: order.clientOrderId ?? clientOrderId }, symbol);
   }
 
   async fetchOpenOrders(symbol?: string): Promise<Order[]> {
@@ -904,6 +922,7 @@ export class CcxtVenue implements Venue {
         clientOrderId: order.clientOrderId ?? prev?.clientOrderId ?? null,
         status: order.status,
         filled: order.filled,
+        last: order,
       });
       this.schedulePoll();
     } else {
@@ -948,11 +967,18 @@ export class CcxtVenue implements Venue {
           if (!before) continue;
           let now = openById.get(id) ?? null;
           if (!now) {
+            const ex = this.exchangeFor(symbol) as unknown as LookupExchange;
             try {
-              now = toOrder(await this.call(() => this.exchangeFor(symbol).fetchOrder(id, symbol)));
+              now = toOrder(await this.call(() => fetchOrderById(ex, id, symbol)));
             } catch (err) {
-              if (err instanceof OrderNotFoundError) this.watched.delete(id);
-              continue;
+              const misses = countsAsMiss(err) ? (before.misses ?? 0) + 1 : 0;
+              this.watched.set(id, { ...before, misses });
+              if (misses < LOOKUP_MISSES_MAX) continue;
+              // Bounded: the lists decide; an order neither holds is reported lost and forgotten.
+              const key = { id, clientOrderId: before.clientOrderId };
+              const listed = await this.call(() => findInLists(ex, symbol, key)).catch(() => null);
+              if (listed === null) continue;
+              now = listed === undefined ? lostOrder(before, id, symbol) : toOrder(listed);
             }
           }
           const order: Order = { ...now, symbol, clientOrderId: now.clientOrderId ?? before.clientOrderId };

@@ -39,6 +39,11 @@ export interface LookupRule {
    * answers "not found" and the open and closed lists decide.
    */
   window?: string;
+  /**
+   * The direct lookup by client id sees only part of the orders (active ones, or a window): its "not
+   * found" sends the search on to the open and closed lists. Elsewhere it is final.
+   */
+  listsAfterNotFound?: true;
   /** The exchange's API documentation the rule follows. */
   source: string;
 }
@@ -78,6 +83,7 @@ export const LOOKUP_RULES: Readonly<Record<string, LookupRule>> = {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clientOrderId') },
     window: 'canceled orders without a fill are not returned after 24 hours',
+    listsAfterNotFound: true,
     source: 'https://docs.cdp.coinbase.com/exchange/reference/exchangerestapi_getorder',
   },
   // GET /api/v5/trade/order takes ordId or clOrdId.
@@ -85,6 +91,7 @@ export const LOOKUP_RULES: Readonly<Record<string, LookupRule>> = {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clOrdId') },
     window: 'canceled orders without a fill: 2 hours',
+    listsAfterNotFound: true,
     source: 'https://www.okx.com/docs-v5/en/#order-book-trading-trade-get-order-details',
   },
   // GET /api/v2/spot/trade/orderInfo takes orderId or clientOid.
@@ -130,12 +137,14 @@ export const LOOKUP_RULES: Readonly<Record<string, LookupRule>> = {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clientOrderId') },
     window: 'by custom id (text): 30 minutes after the order is created',
+    listsAfterNotFound: true,
     source: 'https://www.gate.io/docs/developers/apiv4/en/#get-a-single-order',
   },
   // Spot: GET /spot/orders/active takes orderID or clOrdID (active orders only; then the lists).
   phemex: {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clientOrderId') },
+    listsAfterNotFound: true,
     source: 'https://phemex-docs.github.io/#query-open-order-by-order-id-or-client-order-id',
   },
   // POST /api/v2/order_status/ takes id or client_order_id.
@@ -143,6 +152,7 @@ export const LOOKUP_RULES: Readonly<Record<string, LookupRule>> = {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clientOrderId') },
     window: 'orders older than 30 days are not returned',
+    listsAfterNotFound: true,
     source: 'https://www.bitstamp.net/api/#tag/Orders/operation/GetOrderStatus',
   },
   // ccxt's fetchOrder overwrites the id with what it was asked (a "cid:" lookup would return the
@@ -250,16 +260,17 @@ const clientIdOf = (o: unknown): unknown => (o as { clientOrderId?: unknown } | 
 const idOf = (o: unknown): unknown => (o as { id?: unknown } | null)?.id;
 
 /**
- * The raw order placed with `clientOrderId` by the exchange's direct lookup, or undefined when the
- * exchange has none (its rule is 'lists', or its lookup answered "not found": the caller searches the
- * lists). Throws ccxt's other errors.
+ * The raw order placed with `clientOrderId` by the exchange's direct lookup; null when the exchange
+ * says it has none (final); undefined when the caller must search the lists (the rule is 'lists', or
+ * the direct lookup sees only part of the orders). Throws ccxt's other errors.
  */
 export async function fetchOrderByClientIdDirect(
   ex: LookupExchange,
   clientOrderId: string,
   symbol: string,
 ): Promise<unknown> {
-  const rule = lookupRule(ex.id).byClientId;
+  const { byClientId: rule, listsAfterNotFound } = lookupRule(ex.id);
+  const notFound = listsAfterNotFound ? undefined : null;
   try {
     switch (rule.kind) {
       case 'lists':
@@ -271,7 +282,7 @@ export async function fetchOrderByClientIdDirect(
         const open = await ex.fetchOpenOrders(symbol, undefined, undefined, link);
         if (open.length > 0) return open[0];
         const done = await ex.fetchCanceledAndClosedOrders(symbol, undefined, undefined, link);
-        return done[0];
+        return done[0] ?? null;
       }
       case 'param': {
         const o = await ex.fetchOrder('', symbol, rule.params(clientOrderId));
@@ -281,7 +292,7 @@ export async function fetchOrderByClientIdDirect(
       }
     }
   } catch (err) {
-    if (isCcxtOrderNotFound(err)) return undefined;
+    if (isCcxtOrderNotFound(err)) return notFound;
     throw err;
   }
 }
