@@ -17,7 +17,8 @@ import {
 } from './errors';
 import { resyncClock } from './exchanges/clock';
 import { translateByExchange } from './exchanges/errors';
-import { floorToStep, roundToStep } from './precision';
+import { toNumber } from './exchanges/numbers';
+import { finestStep, floorToRule, marketRule, precisionRule, roundToRule } from './exchanges/precision';
 import type {
   Balances,
   Candle,
@@ -140,20 +141,23 @@ export function ccxtIdOf(exchange: string): { ccxtId: string; sandbox: boolean; 
   return { ccxtId: e.ccxtId, sandbox: e.sandbox, name: e.name };
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** Numbers and numeric strings alike (Kraken's and Bybit's fees come as strings): exchanges/numbers.ts. */
+const num = toNumber;
 
-/** Precision of a ccxt market as a step, whatever the exchange's precision mode. */
+/**
+ * Precision of a ccxt market as its finest step, whatever the exchange's precision mode (significant
+ * digits: the finest step they allow; the digits themselves are kept on the market, see toMarket).
+ */
 export function precisionStep(value: unknown, precisionMode: number): number {
-  const v = num(value);
-  if (v === null) return 1e-8;
-  if (precisionMode === ccxt.TICK_SIZE) return v;
-  // DECIMAL_PLACES (2) or SIGNIFICANT_DIGITS (3, approximated as decimals).
-  return Number(`1e-${Math.max(0, Math.round(v))}`);
+  return finestStep(precisionRule(value, precisionMode, 'price'));
 }
 
-export function toMarket(m: CcxtMarket, precisionMode: number): Market {
-  const amountStep = precisionStep(m.precision?.amount, precisionMode);
-  const priceStep = precisionStep(m.precision?.price, precisionMode);
+/** `ccxtId` selects the exchange's precision exceptions (exchanges/precision.ts). */
+export function toMarket(m: CcxtMarket, precisionMode: number, ccxtId = ''): Market {
+  const amountRule = precisionRule(m.precision?.amount, precisionMode, 'amount', ccxtId);
+  const priceRule = precisionRule(m.precision?.price, precisionMode, 'price', ccxtId);
+  const amountStep = finestStep(amountRule);
+  const priceStep = finestStep(priceRule);
   const market: Market = {
     symbol: m.symbol,
     base: m.base,
@@ -161,6 +165,8 @@ export function toMarket(m: CcxtMarket, precisionMode: number): Market {
     active: m.active !== false,
     amountStep,
     priceStep,
+    ...(amountRule.kind === 'significant' ? { amountSignificantDigits: amountRule.digits } : {}),
+    ...(priceRule.kind === 'significant' ? { priceSignificantDigits: priceRule.digits } : {}),
     minAmount: num(m.limits?.amount?.min) ?? 0,
     minCost: num(m.limits?.cost?.min) ?? 0,
     taker: num(m.taker) ?? 0.001,
@@ -460,7 +466,7 @@ export class CcxtVenue implements Venue {
     const out: Record<string, Market> = {};
     for (const m of Object.values(raw) as (CcxtMarket | undefined)[]) {
       if (!m || m.swap !== true || !(m.linear === true || m.inverse === true)) continue;
-      out[m.symbol] = toMarket(m, Number(ex.precisionMode));
+      out[m.symbol] = toMarket(m, Number(ex.precisionMode), ex.id);
     }
     this.swapCache = out;
     return out;
@@ -532,7 +538,7 @@ export class CcxtVenue implements Venue {
     const mode = this.ccxt.precisionMode;
     for (const m of Object.values(raw) as (CcxtMarket | undefined)[]) {
       if (!m || m.spot !== true) continue;
-      out[m.symbol] = toMarket(m, Number(mode));
+      out[m.symbol] = toMarket(m, Number(mode), this.ccxt.id);
     }
     this.marketsCache = out;
     return out;
@@ -614,7 +620,7 @@ export class CcxtVenue implements Venue {
         'other',
       );
     }
-    const amount = floorToStep(req.amount, m.amountStep);
+    const amount = floorToRule(req.amount, marketRule(m, 'amount'));
     if (!(amount > 0) || (m.minAmount > 0 && amount < m.minAmount)) {
       throw new InvalidOrderError(
         `Amount ${req.amount} ${m.base} is below the minimum ${Math.max(m.minAmount, m.amountStep)} ${m.base} for ${m.symbol}`,
@@ -627,7 +633,7 @@ export class CcxtVenue implements Venue {
       if (req.price === undefined || !(req.price > 0)) {
         throw new InvalidOrderError('A limit order needs a positive price', this.exchange, 'bad_price');
       }
-      price = roundToStep(req.price, m.priceStep);
+      price = roundToRule(req.price, marketRule(m, 'price'));
       // Linear contracts are worth contractSize × price; inverse ones have no minimum value here;
       // reduce-only orders are exempt (a remainder must be closable).
       const value = amount * price * (swap ? (m.contractSize ?? 1) : 1);

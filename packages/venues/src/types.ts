@@ -21,6 +21,13 @@ export interface Market {
   amountStep: number;
   /** Smallest price increment (quote units), e.g. 0.01. */
   priceStep: number;
+  /**
+   * Exchanges that count significant digits (ccxt SIGNIFICANT_DIGITS, e.g. Bitfinex prices: 5): the step
+   * then depends on the value and `amountStep` / `priceStep` are the finest step allowed (the decimals
+   * cap). The venue rounds orders with them (exchanges/precision.ts).
+   */
+  amountSignificantDigits?: number;
+  priceSignificantDigits?: number;
   /** Minimum order amount in base units (0 when the exchange sets none). */
   minAmount: number;
   /** Minimum order value in quote units (0 when the exchange sets none). */
