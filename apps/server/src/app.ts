@@ -166,7 +166,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     secretBox,
     log: app.log,
     services: {},
-    hooks: { beforeUserDelete: [], beforeConnectionChange: [] },
+    hooks: { beforeUserDelete: [], beforeConnectionChange: [], afterKeyCheck: [] },
   };
 
   registerSecurityHeaders(app, {

@@ -30,6 +30,16 @@ export interface AppHooks {
    * the bot module stops the bots trading on it. A throwing hook aborts the removal.
    */
   beforeConnectionChange: ((userId: string, exchange: string) => Promise<void>)[];
+  /**
+   * Run after a live key was checked again (daily, on resume; modules/exchanges/key-recheck.ts): the bot
+   * module pauses the bots on a key that was revoked or gained withdrawal rights, and resumes them when a
+   * later check finds it good (`problem` null).
+   */
+  afterKeyCheck?: ((
+    userId: string,
+    exchange: string,
+    problem: 'revoked' | 'can_withdraw' | null,
+  ) => Promise<void>)[];
 }
 
 /**
@@ -65,4 +75,6 @@ export interface AppServices {
   /** The simulated market (MARKET_DATA=simulated only). Owned by modules/market. */
   simulator: MarketSimulator;
   venues: VenueRegistry;
+  /** Re-checks a user's live keys (on resume). Owned by modules/exchanges. */
+  keys: { checkUser(userId: string): Promise<void> };
 }

@@ -56,6 +56,10 @@ export const BOT_PROBLEMS = {
     en: 'The exchange refuses the API key: the bot is paused and resumes by itself when the key works again. Check the key in Settings.',
     es: 'El exchange rechaza la API key: el bot está en pausa y se reanuda solo cuando la clave vuelva a funcionar. Revisa la clave en Settings.',
   },
+  key_can_withdraw: {
+    en: 'The API key can now withdraw funds: the bot is paused. Create a trade-only key (withdrawals disabled) and connect it again in Settings.',
+    es: 'La API key ahora puede retirar fondos: el bot está en pausa. Crea una clave solo de trading (sin retiros) y vuelve a conectarla en Settings.',
+  },
   cannot_run: {
     en: 'This bot cannot run ({detail}). Stop it keeping assets.',
     es: 'Este bot no puede ejecutarse ({detail}). Deténlo conservando los activos.',

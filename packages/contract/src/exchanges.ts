@@ -93,12 +93,23 @@ export const eliminarExchangeResponse = z.object({
   error: z.string().optional(),
 });
 
+/** What a live key's re-check can find wrong (docs/exchanges.md "Key re-check"). */
+export const KEY_PROBLEMS = ['revoked', 'can_withdraw'] as const;
+export type KeyProblem = (typeof KEY_PROBLEMS)[number];
+
 /** One connected exchange as the settings list shows it; never carries key material. */
 export const exchangeConnection = z.object({
   exchange: z.string(),
   name: z.string(),
   mode: z.enum(CONNECTION_MODES),
   createdAt: z.string(),
+  /**
+   * Live keys (issue 38 point 9): what the last re-check found — `revoked` (the exchange refuses the key)
+   * or `can_withdraw` (it gained withdrawal rights; its bots are paused) — or null when it found the key
+   * good or no re-check ran since connect. `key_checked_at`: when (ISO), or null.
+   */
+  key_problem: z.enum(KEY_PROBLEMS).nullable().optional(),
+  key_checked_at: z.string().nullable().optional(),
 });
 export type ExchangeConnection = z.infer<typeof exchangeConnection>;
 

@@ -44,7 +44,7 @@ export const bots = pgTable(
       .default('active'),
     stopReason: text('stop_reason'),
     /** Why an active bot cannot trade now (BOT_PROBLEMS in the contract); null when it can. */
-    problem: text('problem', { enum: ['pair_delisted', 'auth_failed', 'cannot_run'] }),
+    problem: text('problem', { enum: ['pair_delisted', 'auth_failed', 'cannot_run', 'key_can_withdraw'] }),
     problemDetail: text('problem_detail'),
     sl: money('sl'),
     tpPlus: money('tp_plus'),

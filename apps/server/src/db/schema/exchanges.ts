@@ -32,6 +32,10 @@ export const exchangeConnections = pgTable(
     /** The passphrase of OKX, KuCoin and Bitget keys, sealed too (migration 0201). */
     apiPasswordEnc: text('api_password_enc'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** What the last re-check of a live key found (migration 0880): null = working and trade-only. */
+    keyProblem: text('key_problem', { enum: ['revoked', 'can_withdraw'] }),
+    /** When a live key was last re-checked (daily job, resume); null before the first re-check. */
+    keyCheckedAt: ts('key_checked_at'),
   },
   (t) => [unique('exchange_connections_user_exchange_key').on(t.userId, t.exchange)],
 );

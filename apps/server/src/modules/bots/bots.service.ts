@@ -629,6 +629,9 @@ export class BotsService {
    * bot on its own: one that cannot run is marked with its problem and listed so; the others resume.
    */
   async resume(userId: string) {
+    // Every live key of the user is checked again first (issue 38 point 9): a revoked key, or one that
+    // gained withdrawal rights, pauses its bots before they run (modules/bots/key-problems.ts).
+    await this.ctx.services.keys?.checkUser(userId);
     if (this.ctx.config.BOT_RUNNER) await this.runner.recheckProblems(userId);
     const rows = await this.repo.listByUser(userId, 'active');
     let resumed = 0;

@@ -29,6 +29,7 @@ import { BotRunner } from './runner';
 import { GroupCommitStore } from './runner/group-commit';
 import { enforcePlansOnBotStarts } from '../chain/plans.service';
 import { keyOf } from '../../lib/memoized-body';
+import { keyCheckHandler } from './key-problems';
 
 const tags = ['bots'];
 
@@ -74,6 +75,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   ctx.hooks.beforeUserDelete.unshift((userId) => bots.stopAllForUser(userId));
   // Before a connection is removed or its venue replaced: its bots stop (cancel_only) on the open venue.
   ctx.hooks.beforeConnectionChange.push((userId, exchange) => bots.stopForConnection(userId, exchange));
+  // A live key re-checked (daily, on resume): its bots pause when it was revoked or can withdraw.
+  ctx.hooks.afterKeyCheck?.push(keyCheckHandler(repo, runner, ctx.log));
 
   if (ctx.config.BOT_RUNNER) {
     app.addHook('onReady', async () => {

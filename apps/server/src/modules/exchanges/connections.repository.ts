@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { exchangeConnections } from '../../db/schema/index';
 
@@ -46,11 +46,44 @@ export class ConnectionsRepository {
       .values({ userId, exchange, ...fields })
       .onConflictDoUpdate({
         target: [exchangeConnections.userId, exchangeConnections.exchange],
-        set: { ...fields, createdAt: new Date() },
+        // New keys were checked on connect: what a re-check found about the old ones no longer holds.
+        set: { ...fields, createdAt: new Date(), keyProblem: null, keyCheckedAt: null },
       })
       .returning();
     if (!row) throw new Error('connection upsert returned nothing');
     return row;
+  }
+
+  /** Every live connection (the daily key re-check), oldest check first so a cut-short run resumes fairly. */
+  async listLive(): Promise<ConnectionRow[]> {
+    return this.db
+      .select()
+      .from(exchangeConnections)
+      .where(eq(exchangeConnections.mode, 'live'))
+      .orderBy(sql`${exchangeConnections.keyCheckedAt} ASC NULLS FIRST`, asc(exchangeConnections.createdAt));
+  }
+
+  /**
+   * Stores what a key re-check found, only on the key that was checked: a reconnect meanwhile (other sealed
+   * key) is not marked with the old key's result. True when the row was marked.
+   */
+  async markKeyCheck(
+    checked: Pick<ConnectionRow, 'id' | 'apiKeyEnc'>,
+    keyProblem: 'revoked' | 'can_withdraw' | null,
+    at: Date,
+  ): Promise<boolean> {
+    const rows = await this.db
+      .update(exchangeConnections)
+      .set({ keyProblem, keyCheckedAt: at })
+      .where(
+        and(
+          eq(exchangeConnections.id, checked.id),
+          eq(exchangeConnections.mode, 'live'),
+          eq(exchangeConnections.apiKeyEnc, checked.apiKeyEnc ?? ''),
+        ),
+      )
+      .returning({ id: exchangeConnections.id });
+    return rows.length > 0;
   }
 
   async delete(userId: string, exchange: string): Promise<boolean> {

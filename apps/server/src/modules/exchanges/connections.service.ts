@@ -69,6 +69,9 @@ export class ConnectionsService {
       name: nameOf(r.exchange as ExchangeKey),
       mode: r.mode,
       createdAt: r.createdAt.toISOString(),
+      ...(r.mode === 'live'
+        ? { key_problem: r.keyProblem ?? null, key_checked_at: r.keyCheckedAt?.toISOString() ?? null }
+        : {}),
     }));
   }
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import {
   conectarExchangeBody,
   conectarExchangeResponse,
@@ -13,6 +14,7 @@ import { currentUser } from '../../plugins/auth';
 import { AddressesRepository } from '../wallet/addresses.repository';
 import { ConnectionsRepository } from './connections.repository';
 import { ConnectionsService } from './connections.service';
+import { KeyRechecker } from './key-recheck';
 import { DbPaperStore } from './paper-store';
 import { defaultVenueFactory } from './venue-factory';
 import { DbVenueRegistry } from './venue-registry';
@@ -38,6 +40,18 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     ctx.hooks.beforeConnectionChange,
   );
   ctx.services.venues = registry;
+  // Live keys checked again daily and on every resume (issue 38 point 9; key-recheck.ts).
+  const keys = new KeyRechecker({
+    database: ctx.database,
+    repo,
+    registry,
+    hooks: ctx.hooks,
+    log: ctx.log,
+    holder: `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+  });
+  ctx.services.keys = keys;
+  if (ctx.config.BOT_RUNNER) app.addHook('onReady', async () => keys.start());
+  app.addHook('onClose', async () => keys.close());
   ctx.hooks.beforeUserDelete.push((userId) => registry.closeUser(userId));
   app.addHook('onClose', async () => registry.closeAll());
 

@@ -4,7 +4,8 @@ import { venueSymbol } from '../derivatives';
 import type { BotHandle } from './bot-handle';
 import { hasActions, type RunnerDeps } from './types';
 
-export type PausingProblem = 'auth_failed' | 'pair_delisted';
+/** key_can_withdraw: a live key's re-check found withdrawal rights (modules/bots/key-problems.ts). */
+export type PausingProblem = 'auth_failed' | 'pair_delisted' | 'key_can_withdraw';
 
 /** What the problem watch needs from the runner of this process. */
 export interface ProblemHost {
