@@ -14,7 +14,11 @@ export interface HandleHost {
   joinMarket(h: BotHandle, m: MarketKey): () => void;
   /** The bot stopped (or was dropped): the runner no longer holds it. */
   forget(h: BotHandle): void;
-  pause(botId: string, problem: 'auth_failed' | 'pair_delisted', detail: string): Promise<void>;
+  pause(
+    botId: string,
+    problem: 'auth_failed' | 'pair_delisted' | 'cannot_run',
+    detail: string,
+  ): Promise<void>;
 }
 
 type State = OpaqueState;
@@ -581,7 +585,7 @@ export class BotHandle {
   }
 
   /** Hands the bot to the runner to pause once its current task is done (never awaited from inside it). */
-  pauseFor(problem: 'auth_failed' | 'pair_delisted', detail: string): void {
+  pauseFor(problem: 'auth_failed' | 'pair_delisted' | 'cannot_run', detail: string): void {
     // Only a trading bot pauses; one attached for a user action (a stop) just carries the action out.
     if (this.pausing || this.stopped || !this.trading) return;
     this.pausing = true;

@@ -5,7 +5,9 @@ import {
   InvalidOrderError,
   NotSupportedError,
   OrderNotFoundError,
+  UnmappedExchangeError,
   VenueError,
+  isRetryable,
   type Order,
 } from '@bytx/venues';
 import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.repository';
@@ -28,6 +30,14 @@ interface JournalEntry extends MarketKey {
   status: BotOrderRow['status'];
   filled: number;
   role: string;
+}
+
+/**
+ * Whether a venue error is worth the same request again: transient ones (retry, resync_clock: the venue
+ * resynced its clock already) and unmapped ones, which get the same bounded tries and then pause the bot.
+ */
+function retriable(err: unknown): err is VenueError {
+  return isRetryable(err) || err instanceof UnmappedExchangeError;
 }
 
 function rejectReasonOf(err: unknown): RejectReason {
@@ -66,7 +76,7 @@ export interface ExecutorOwner {
     before?: Promise<void>,
   ): Promise<void>;
   logEvent(level: 'info' | 'warn' | 'error', code: string, params?: Record<string, unknown>): Promise<void>;
-  pauseFor(problem: 'auth_failed' | 'pair_delisted', detail: string): void;
+  pauseFor(problem: 'auth_failed' | 'pair_delisted' | 'cannot_run', detail: string): void;
   halt(status: 'error' | 'stopped', code: string, message: string): Promise<void>;
   pairListed(): Promise<boolean>;
 }
@@ -198,7 +208,7 @@ export class OrderExecutor {
         }
         return null;
       } catch (err) {
-        if (err instanceof VenueError && err.action === 'retry' && attempt < MAX_PLACE_ATTEMPTS) {
+        if (retriable(err) && attempt < MAX_PLACE_ATTEMPTS) {
           await sleep(this.backoff(attempt));
           continue;
         }
@@ -230,6 +240,7 @@ export class OrderExecutor {
       ...(c.reduceOnly && own && this.bot.row.marketType !== 'Spot' ? { reduceOnly: true } : {}),
       ...(own && this.bot.row.marketType === 'Margin' ? { marginMode: 'isolated' as const } : {}),
     };
+    let last: unknown = new Error('exchange unreachable');
     for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
       try {
         const venue = await this.bot.venues.current(m.exchange);
@@ -245,7 +256,8 @@ export class OrderExecutor {
         return { kind: 'order', order: { ...order, clientOrderId: c.clientOrderId } };
       } catch (err) {
         if (err instanceof ConnectionGoneError) return { kind: 'gone' };
-        if (err instanceof VenueError && err.action === 'retry') {
+        if (retriable(err)) {
+          last = err;
           const delay = this.backoff(attempt);
           await this.bot.logEvent('warn', 'exchange_error', {
             message: err.message,
@@ -260,7 +272,11 @@ export class OrderExecutor {
         return { kind: 'refused', err };
       }
     }
-    return { kind: 'refused', err: new Error('exchange unreachable') };
+    // Tries used up: an unmapped error goes on as itself (rejected() pauses the bot with its text).
+    return {
+      kind: 'refused',
+      err: last instanceof UnmappedExchangeError ? last : new Error('exchange unreachable'),
+    };
   }
 
   /** Where a place command goes. */
@@ -290,6 +306,8 @@ export class OrderExecutor {
       this.bot.pauseFor('auth_failed', message);
     } else if (err instanceof NotSupportedError) {
       await this.bot.halt('error', 'auth_error', message);
+    } else if (err instanceof UnmappedExchangeError) {
+      await this.pauseUnmapped(err);
     } else if (err instanceof InvalidOrderError && err.reason === 'bad_symbol') {
       if (!(await this.bot.pairListed())) this.bot.pauseFor('pair_delisted', message);
     } else if (!(err instanceof VenueError)) {
@@ -302,6 +320,7 @@ export class OrderExecutor {
     // Already settled: the strategy heard about it (or will ignore it); nothing to send.
     if (entry && FINAL.has(entry.status)) return;
     const m = entry ?? this.ownMarket();
+    let last: unknown = null;
     for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
       try {
         const found = await this.lookup(clientOrderId, m);
@@ -320,7 +339,8 @@ export class OrderExecutor {
       } catch (err) {
         if (err instanceof ConnectionGoneError) return;
         if (err instanceof OrderNotFoundError) continue;
-        if (err instanceof VenueError && err.action === 'retry') {
+        if (retriable(err)) {
+          last = err;
           await sleep(this.backoff(attempt));
           continue;
         }
@@ -331,6 +351,20 @@ export class OrderExecutor {
         throw err;
       }
     }
+    if (last instanceof UnmappedExchangeError) await this.pauseUnmapped(last);
+  }
+
+  /**
+   * An error neither our tables nor ccxt map, still there after MAX_PLACE_ATTEMPTS tries with backoff:
+   * the bot pauses (problem cannot_run, resumed by the user) with the exchange's own words in its log,
+   * rather than retrying forever or stopping without a word.
+   */
+  private async pauseUnmapped(err: UnmappedExchangeError): Promise<void> {
+    await this.bot.logEvent('error', 'exchange_unmapped', {
+      message: err.exchangeMessage,
+      attempts: MAX_PLACE_ATTEMPTS,
+    });
+    this.bot.pauseFor('cannot_run', err.exchangeMessage);
   }
 
   /** A journaled order the venue does not know: it never got there. Cancelled, so the strategy re-plans. */

@@ -5,7 +5,8 @@ import type { BotHandle } from './bot-handle';
 import { hasActions, type RunnerDeps } from './types';
 
 /** key_can_withdraw: a live key's re-check found withdrawal rights (modules/bots/key-problems.ts). */
-export type PausingProblem = 'auth_failed' | 'pair_delisted' | 'key_can_withdraw';
+/** cannot_run: an exchange error nobody maps, still there after the runner's bounded tries. */
+export type PausingProblem = 'auth_failed' | 'pair_delisted' | 'key_can_withdraw' | 'cannot_run';
 
 /** What the problem watch needs from the runner of this process. */
 export interface ProblemHost {
