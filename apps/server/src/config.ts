@@ -69,6 +69,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('BYTX Platform <no-reply@localhost>'),
   MARKET_DATA: z.enum(['simulated', 'live'], { message: 'must be simulated or live' }).default('simulated'),
   SIMULATOR_CONTROL: boolFlag.default(false),
+  /**
+   * Tests only: live Binance connections trade against the exchange emulator at this loopback URL
+   * (packages/venues/src/emulator; docs/venues.md). Refused in production.
+   */
+  BINANCE_EMULATOR_URL: z
+    .string()
+    .regex(/^http:\/\/127\.0\.0\.1:\d{1,5}$/, 'must be http://127.0.0.1:<port>')
+    .optional(),
   SUPPORT_EMAILS: emailList.default([]),
   LOGO_ALLOWLIST_EMAILS: emailList.default([]),
   /** Who opens /spot and /futuros: `support` (the spec: SUPPORT_EMAILS only) or `all` logged-in users. */
@@ -193,6 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.SIMULATOR_CONTROL && e.NODE_ENV === 'production') {
     throw new ConfigError(['SIMULATOR_CONTROL: the simulator control is refused in production mode']);
+  }
+  if (e.BINANCE_EMULATOR_URL && e.NODE_ENV === 'production') {
+    throw new ConfigError(['BINANCE_EMULATOR_URL: the exchange emulator is refused in production mode']);
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const chain = chainConfig(e, dataDir);

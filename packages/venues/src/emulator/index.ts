@@ -10,6 +10,13 @@ export * from './faults';
  * ('timeout' fault) fails in `timeoutMs` rather than ccxt's 15 s.
  */
 export function binanceEmulatorCcxtOptions(emulator: BinanceSpotEmulator, timeoutMs = 2_000) {
+  return binanceEmulatorUrlOptions(emulator.baseUrl, timeoutMs);
+}
+
+/** The same from the emulator's base URL (`http://127.0.0.1:<port>`; the server's BINANCE_EMULATOR_URL). */
+export function binanceEmulatorUrlOptions(baseUrl: string, timeoutMs = 2_000) {
   const original = (new ccxt.binance().urls as { api: Record<string, string> }).api;
-  return { timeout: timeoutMs, urls: { api: emulator.ccxtUrls(original) } };
+  const api: Record<string, string> = {};
+  for (const [k, v] of Object.entries(original)) api[k] = baseUrl + new URL(v).pathname;
+  return { timeout: timeoutMs, urls: { api } };
 }

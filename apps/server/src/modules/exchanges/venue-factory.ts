@@ -1,4 +1,5 @@
 import {
+  binanceEmulatorUrlOptions,
   CcxtVenue,
   MarketSimulator,
   PaperVenue,
@@ -75,6 +76,13 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
         ...(password ? { password } : {}),
         ...(opts.fetchImplementation ? { fetchImplementation: opts.fetchImplementation } : {}),
         ...(opts.orderPollMs ? { orderPollMs: opts.orderPollMs } : {}),
+        // Tests only (refused in production by config.ts): Binance is the localhost exchange emulator.
+        ...(exchange === 'binance' && ctx.config.BINANCE_EMULATOR_URL
+          ? {
+              ccxtOptions: binanceEmulatorUrlOptions(ctx.config.BINANCE_EMULATOR_URL),
+              orderPollMs: opts.orderPollMs ?? 1_000,
+            }
+          : {}),
       }),
     verifyLive: async (venue) => {
       // Bad keys fail here (AuthenticationError)...
