@@ -52,6 +52,28 @@ export function ConnectedExchangesList() {
                 <Badge color={c.mode === 'paper' ? 'grape' : 'blue'} variant="light">
                   {t(c.mode === 'paper' ? 'settings.exchange.paper' : 'settings.exchange.live')}
                 </Badge>
+                {/* What the last re-check of the live key found (daily and on resume; docs/exchanges.md). */}
+                {c.key_problem && (
+                  <>
+                    <Badge
+                      color="red"
+                      variant="filled"
+                      ml="xs"
+                      data-testid={`exchange-key-problem-${c.exchange}`}
+                    >
+                      {t(`settings.exchange.keyProblem.${c.key_problem}`)}
+                    </Badge>
+                    <Text
+                      size="xs"
+                      c="red"
+                      mt={4}
+                      role="alert"
+                      data-testid={`exchange-key-notice-${c.exchange}`}
+                    >
+                      {t(`settings.exchange.keyProblemNotice.${c.key_problem}`, { name: c.name })}
+                    </Text>
+                  </>
+                )}
               </Table.Td>
               <Table.Td>{new Date(c.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
               <Table.Td>
