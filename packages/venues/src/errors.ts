@@ -85,7 +85,7 @@ export class UnmappedExchangeError extends VenueError {
   constructor(
     message: string,
     exchange: string,
-    readonly exchangeMessage: string,
+    readonly exchangeMessage: string = message,
     cause?: unknown,
   ) {
     super(message, exchange, cause);

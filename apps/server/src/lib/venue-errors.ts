@@ -1,10 +1,12 @@
 import { exchangeDisplayName } from '@bytx/contract';
 import {
   AuthenticationError,
+  ClockSkewError,
   InsufficientFundsError,
   InvalidOrderError,
   NotSupportedError,
   OrderNotFoundError,
+  UnmappedExchangeError,
   VenueError,
   VenueNetworkError,
   VenueRateLimitError,
@@ -22,6 +24,8 @@ export const VENUE_ERROR_CLASSES = [
   OrderNotFoundError,
   AuthenticationError,
   NotSupportedError,
+  ClockSkewError,
+  UnmappedExchangeError,
 ] as const;
 
 /**
@@ -39,7 +43,11 @@ export function venueErrorAnswer(err: VenueError): HttpError {
       retryAfter: seconds,
     });
   }
-  if (err instanceof VenueNetworkError || err instanceof VenueUnavailableError) {
+  if (
+    err instanceof VenueNetworkError ||
+    err instanceof VenueUnavailableError ||
+    err instanceof ClockSkewError
+  ) {
     return new HttpError(503, `${name} is not answering right now; try again shortly.`, { retryAfter: 5 });
   }
   if (err instanceof InsufficientFundsError) {
