@@ -40,6 +40,7 @@ import type {
   WalletType,
 } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
+import { bybitAccountMarginMode, mapPosition, type MarginMode } from './exchanges/positions';
 import {
   fetchOrderById,
   fetchOrderByClientIdDirect,
@@ -244,46 +245,19 @@ export function toOrder(input: unknown): Order {
   };
 }
 
-/** The fields of a ccxt position we read. */
-interface CcxtPosition {
-  symbol?: unknown;
-  side?: unknown;
-  contracts?: unknown;
-  contractSize?: unknown;
-  entryPrice?: unknown;
-  markPrice?: unknown;
-  notional?: unknown;
-  leverage?: unknown;
-  collateral?: unknown;
-  initialMargin?: unknown;
-  liquidationPrice?: unknown;
-  unrealizedPnl?: unknown;
-  timestamp?: unknown;
-}
-
-/** A ccxt position in our shape (`settle` from the market; funding paid is not reported: 0). */
-export function toPosition(input: unknown, settle: string): Position {
-  const p = (input ?? {}) as CcxtPosition;
-  const symbol = str(p.symbol);
-  const type = marketTypeOf(symbol);
-  return {
-    symbol,
-    marketType: type === 'Spot' ? 'Margin' : type,
-    side: p.side === 'short' ? 'short' : 'long',
-    contracts: Math.abs(num(p.contracts) ?? 0),
-    contractSize: num(p.contractSize) ?? 1,
-    entryPrice: num(p.entryPrice) ?? 0,
-    markPrice: num(p.markPrice) ?? 0,
-    notional: Math.abs(num(p.notional) ?? 0),
-    leverage: num(p.leverage) ?? 1,
-    collateral: num(p.collateral) ?? num(p.initialMargin) ?? 0,
-    marginMode: 'isolated',
-    liquidationPrice: num(p.liquidationPrice),
-    unrealizedPnl: num(p.unrealizedPnl) ?? 0,
-    settle,
-    fundingPaid: 0,
-    timestamp: num(p.timestamp) ?? Date.now(),
-  };
+/**
+ * A ccxt position in our shape, as the exchange reports it (exchanges/positions.ts: margin mode,
+ * collateral, contract size, base amount); `settle` from the market; funding paid is not reported: 0.
+ */
+export function toPosition(
+  input: unknown,
+  settle: string,
+  ccxtId = '',
+  market?: Market,
+  accountMode: MarginMode | null = null,
+): Position {
+  const type = marketTypeOf(str((input as { symbol?: unknown } | null)?.symbol));
+  return mapPosition(ccxtId, input, { ...market, settle }, type === 'Spot' ? 'Margin' : type, accountMode);
 }
 
 /** Why an exchange refused an order, from its message (Binance filter names and common wordings). */
@@ -820,11 +794,17 @@ export class CcxtVenue implements Venue {
     const swapSymbols = symbols?.filter((s) => isSwapSymbol(s));
     if (swapSymbols && swapSymbols.length === 0) return [];
     const list = await this.call(() => ex.fetchPositions(swapSymbols));
+    // Bybit's unified accounts report the margin mode per account, not per position (positions.ts).
+    const raw = ex as unknown as { privateGetV5AccountInfo?: () => Promise<unknown> };
+    const accountMode =
+      ex.id === 'bybit' && raw.privateGetV5AccountInfo
+        ? bybitAccountMarginMode(await raw.privateGetV5AccountInfo().catch(() => null))
+        : null;
     return (list as unknown[])
       .map((p) => {
         const symbol = str((p as { symbol?: unknown }).symbol);
         const m = markets[symbol];
-        return toPosition(p, m?.settle ?? m?.quote ?? '');
+        return toPosition(p, m?.settle ?? m?.quote ?? '', ex.id, m, accountMode);
       })
       .filter((p) => p.contracts > 0);
   }

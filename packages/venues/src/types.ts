@@ -167,9 +167,19 @@ export interface Position {
   /** Position value at the mark, in `settle`. */
   notional: number;
   leverage: number;
-  /** Isolated margin posted (initial margin, less funding / interest paid, plus funding received). */
+  /**
+   * Margin backing the position: isolated, the margin posted (initial margin, less funding / interest
+   * paid, plus funding received); cross (live exchanges), the position's initial margin (value ÷
+   * leverage), not the whole cross wallet.
+   */
   collateral: number;
-  marginMode: 'isolated';
+  /** Paper positions are isolated; live ones as the exchange reports them (exchanges/positions.ts). */
+  marginMode: 'isolated' | 'cross';
+  /**
+   * Live venues: the size in base units (linear: contracts × contractSize; inverse: contracts ×
+   * contractSize USD ÷ mark price).
+   */
+  amount?: number;
   /** Mark price at which the position is liquidated; null when it cannot be (1x inverse short). */
   liquidationPrice: number | null;
   unrealizedPnl: number;
