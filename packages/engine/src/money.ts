@@ -37,6 +37,8 @@ type Mode = 'down' | 'up' | 'nearest';
  * above the value (floor), below it (ceil) or more than half a step away (nearest).
  */
 function stepRound(value: number, step: number, mode: Mode): number {
+  const quick = quickRound(value, step, mode);
+  if (quick !== undefined) return quick;
   const d = Math.max(decimalsOf(value), decimalsOf(step));
   // Fast exact path: both scaled to integers below 2^51, where x × 10^d is within 1/2 of its integer
   // (two roundings of ≤ 2^-53 relative each), so Math.round recovers the decimal's digits exactly and
@@ -64,6 +66,44 @@ function stepRound(value: number, step: number, mode: Mode): number {
     }
   }
   return exactRound(value, step, mode);
+}
+
+/** The last step's decimals and its digits as an integer (steps repeat: one market's tick). */
+let cachedStep = Number.NaN;
+let cachedDecimals = 0;
+let cachedUnits = 0;
+
+/**
+ * The common case without strings (a float such as quote / price has ~17 digits, so the decimal path
+ * would need BigInt): the float quotient q = value / step is within |q| × 4.5e-16 of the exact decimal
+ * quotient (three roundings of ≤ 2^-53 each), so when q is farther than |q| × 1e-15 from every integer
+ * (and, for nearest, from every half) its floor is the exact one. The result n × step is then built as
+ * the integer n × (step × 10^k) divided once by 10^k: the double nearest the decimal, as the exact path
+ * gives. Returns undefined when q is too close to call or the integers would pass 2^53.
+ */
+function quickRound(value: number, step: number, mode: Mode): number | undefined {
+  const q = value / step;
+  const aq = Math.abs(q);
+  if (!(aq < 2 ** 50)) return undefined;
+  const f = Math.floor(q);
+  const frac = q - f; // exact: f and q are within one unit
+  const tol = aq * 1e-15 + 1e-300;
+  if (frac < tol || 1 - frac < tol) return undefined;
+  if (mode === 'nearest' && Math.abs(frac - 0.5) < tol) return undefined;
+  const n = mode === 'down' ? f : mode === 'up' ? f + 1 : frac > 0.5 ? f + 1 : f;
+  if (step !== cachedStep) {
+    const k = decimalsOf(step);
+    if (k > 22) return undefined;
+    const units = Math.round(step * 10 ** k);
+    if (!(units < 2 ** 51)) return undefined;
+    cachedStep = step;
+    cachedDecimals = k;
+    cachedUnits = units;
+  }
+  const m = n * cachedUnits;
+  if (!(Math.abs(m) < 2 ** 53)) return undefined;
+  const out = m / 10 ** cachedDecimals;
+  return Object.is(out, -0) ? 0 : out;
 }
 
 /** The arbitrary-size path (huge values or more than 22 decimals): BigInt at the finer of both scales. */

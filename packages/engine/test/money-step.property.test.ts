@@ -78,6 +78,10 @@ describe('step rounding in decimal arithmetic (issue 38 point 4)', () => {
       fc.property(values, steps, (value, step) => {
         const down = roundDownToStep(value, step);
         expect(down).toBe(referenceFloor(value, step));
+        expect(down <= value).toBe(true);
+        // Past ~10^15 steps a double cannot hold every multiple of the step (836468928.8350715 at step
+        // 5e-7 prints as …716): the result is still the double nearest the exact floor, checked above.
+        if (!(Math.abs(value / step) < 1e15)) return;
         const v = common(value, step);
         const d = common(down, step);
         const exp = Math.max(v.exp, d.exp);
