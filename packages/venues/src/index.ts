@@ -9,4 +9,5 @@ export * from './addresses';
 export * from './ccxt-venue';
 export * from './withdraw-permission';
 export * from './exchanges/client-ids';
+export * from './exchanges/capabilities';
 export * from './emulator';

@@ -17,6 +17,7 @@ import type { AppContext, MarketHub, VenueRegistry } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { venueErrorAnswer } from '../../lib/venue-errors';
 import type { BotRow, BotsRepository } from './bots.repository';
+import { assertLiveSupports } from './capability-check';
 import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from './derivatives';
 import type { ReadCache } from './read-cache';
 import type { BotRunner } from './runner';
@@ -154,6 +155,8 @@ export class BotsService {
     type: MarketType,
     leverageSent: number | undefined,
   ): Promise<{ market: DerivativesMarket; marketSymbol: string; leverage: number }> {
+    // A live exchange that cannot trade this market type is named first (issue 38 point 8).
+    await assertLiveSupports(this.ctx.services.venues, userId, exchange, type);
     // The venue trades inverse swaps (docs/venues.md), but a bot's lots are base amounts and an inverse
     // position is counted in 1-USD contracts: converting at each order's price would leave dust on every
     // reduce-only close, so bots refuse Inverse until the strategies size in contracts.

@@ -6,8 +6,10 @@ import {
   eliminarExchangeResponse,
   estadoConexionBody,
   estadoConexionResponse,
+  exchangeCapabilitiesResponse,
   exchangeConnectionsResponse,
 } from '@bytx/contract';
+import { exchangeCapabilities } from '@bytx/venues';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
@@ -118,6 +120,19 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       const removed = await service.remove(currentUser(request).id, request.body.exchange);
       return { success: true, message: removed ? 'Exchange removed.' : 'This exchange was not connected.' };
     },
+  );
+
+  app.get(
+    '/api/exchanges/capabilities',
+    {
+      schema: {
+        tags: ['exchanges'],
+        summary:
+          'What each exchange supports with live keys (spot, perpetual, inverse, margin, leverage, client ids, lookups), derived from ccxt and our per-exchange rules',
+        response: { 200: exchangeCapabilitiesResponse },
+      },
+    },
+    async () => ({ success: true as const, exchanges: exchangeCapabilities() }),
   );
 
   app.get(
