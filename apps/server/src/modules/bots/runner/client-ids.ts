@@ -1,5 +1,12 @@
 import type { Order } from '@bytx/venues';
-import { legacyClientIds, strategyClientIdOf, venueClientIdOf } from '@bytx/venues';
+import { legacyClientIds, recognise, strategyClientIdOf, venueClientIdOf } from '@bytx/venues';
+
+/**
+ * Ids kept for the way back when their shape does not name the bot (Bitfinex's integers): the newest
+ * this many per bot. Every order the bot still follows was sent or looked up far more recently (a bot
+ * has at most a few hundred live orders), and a lookup puts its id back.
+ */
+const SENT_KEPT = 20_000;
 
 /**
  * One bot's client order ids across its exchanges (issue 38 point 1). The journal and the strategy know
@@ -14,7 +21,7 @@ import { legacyClientIds, strategyClientIdOf, venueClientIdOf } from '@bytx/venu
  * by the table of ids it sent, which is how the integer form is known again.
  */
 export class BotClientIds {
-  /** `${exchange}\n${venue id}` -> strategy id, for every id computed by this bot in this process. */
+  /** `${exchange}\n${venue id}` -> strategy id, for the ids whose shape does not name the bot. */
   private readonly sent = new Map<string, string>();
 
   constructor(private readonly botKey: string) {}
@@ -22,7 +29,12 @@ export class BotClientIds {
   /** The id to send to `exchange` for the strategy's order `strategyId` (remembered for the way back). */
   toVenue(exchange: string, strategyId: string): string {
     const id = venueClientIdOf(exchange, strategyId);
-    this.sent.set(`${exchange}\n${id}`, strategyId);
+    if (id !== strategyId && recognise(exchange, id) === null) {
+      const k = `${exchange}\n${id}`;
+      this.sent.delete(k); // re-inserted as the newest
+      this.sent.set(k, strategyId);
+      if (this.sent.size > SENT_KEPT) this.sent.delete(this.sent.keys().next().value!);
+    }
     return id;
   }
 
