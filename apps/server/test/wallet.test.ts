@@ -69,6 +69,17 @@ describe('wallet API', () => {
     expect((await get('/api/address')).json<Record<string, string>>().BTC).toBe(map.BTC);
   });
 
+  it('takes an optional network code on Generate and refuses a malformed one with a 400', async () => {
+    // Additive (issue 38 point 5): a network code is accepted; a paper address is the same either way.
+    const ok = await post('/api/address', { symbol: 'USDT', network: 'TRC20' });
+    expect(ok.statusCode).toBe(200);
+    for (const network of ['TRC 20', 'x'.repeat(33), '', 5]) {
+      const bad = await post('/api/address', { symbol: 'USDT', network });
+      expect(bad.statusCode, String(network)).toBe(400);
+      expect(JSON.stringify(bad.json()), String(network)).toMatch(/network/);
+    }
+  });
+
   it('gives another user other addresses', async () => {
     const other = await createTestUser(t);
     await t.app.inject({

@@ -45,6 +45,14 @@ export const walletCoinField = textField('symbol')
 export const addressBody = z.object({
   symbol: walletCoinField,
   exchange: exchangeField.optional(),
+  /**
+   * Optional (additive): the chain to deposit on, as ccxt's unified network code (TRC20, ERC20, BSC...);
+   * absent, the exchange's default (MEXC: the first network taking deposits). The answer names it.
+   */
+  network: textField('network')
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'network must be a network code such as TRC20 (letters, digits, _ or -)')
+    .optional(),
   user_id: userIdField,
 });
 

@@ -40,6 +40,7 @@ import type {
   WalletType,
 } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
+import { depositParams, ensureCurrencies, toDepositAddress, type DepositExchange } from './exchanges/deposits';
 import { bybitAccountMarginMode, mapPosition, type MarginMode } from './exchanges/positions';
 import {
   fetchOrderById,
@@ -364,6 +365,8 @@ export class CcxtVenue implements Venue {
   private readonly watched = new Map<string, Watched>();
   private readonly orderPollMs: number;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
+  /** The exchange's currencies (with their networks), loaded once for deposit addresses. */
+  private currenciesLoaded: Promise<void> | null = null;
   private polling = false;
 
   constructor(opts: CcxtVenueOptions) {
@@ -689,27 +692,28 @@ export class CcxtVenue implements Venue {
     return list.map(toOrder);
   }
 
-  async fetchDepositAddress(currency: string): Promise<DepositAddress> {
+  /**
+   * The deposit address of `currency` on `network` (ccxt's unified code) or the exchange's default;
+   * the network is returned with it. Currencies are loaded once (exchanges/deposits.ts); MEXC needs a
+   * network, the first one taking deposits is asked for when none is given.
+   */
+  async fetchDepositAddress(currency: string, network?: string): Promise<DepositAddress> {
     this.requireKeys();
-    const a = await this.call(() => this.ccxt.fetchDepositAddress(currency));
-    return {
-      currency,
-      address: String(a.address),
-      tag: typeof a.tag === 'string' && a.tag !== '' ? a.tag : null,
-      network: typeof a.network === 'string' ? a.network : null,
-    };
+    const ex = this.ccxt as unknown as DepositExchange;
+    await this.call(() => (this.currenciesLoaded ??= ensureCurrencies(ex, () => this.loadSpotMarkets())));
+    const params = depositParams(ex, currency, network);
+    const a: unknown = await this.call(() => this.ccxt.fetchDepositAddress(currency, params));
+    return toDepositAddress(currency, a, params.network);
   }
 
-  async createDepositAddress(currency: string): Promise<DepositAddress> {
+  async createDepositAddress(currency: string, network?: string): Promise<DepositAddress> {
     this.requireKeys();
-    if (!this.ccxt.has.createDepositAddress) return this.fetchDepositAddress(currency);
-    const a = await this.call(() => this.ccxt.createDepositAddress(currency));
-    return {
-      currency,
-      address: String(a.address),
-      tag: typeof a.tag === 'string' && a.tag !== '' ? a.tag : null,
-      network: typeof a.network === 'string' ? a.network : null,
-    };
+    if (!this.ccxt.has.createDepositAddress) return this.fetchDepositAddress(currency, network);
+    const ex = this.ccxt as unknown as DepositExchange;
+    await this.call(() => (this.currenciesLoaded ??= ensureCurrencies(ex, () => this.loadSpotMarkets())));
+    const params = depositParams(ex, currency, network);
+    const a: unknown = await this.call(() => this.ccxt.createDepositAddress(currency, params));
+    return toDepositAddress(currency, a, params.network);
   }
 
   /**

@@ -246,8 +246,9 @@ export interface Venue extends MarketDataSource {
   /** The order placed with this client order id, or null when the venue has none. */
   fetchOrderByClientId(clientOrderId: string, symbol: string): Promise<Order | null>;
   fetchOpenOrders(symbol?: string): Promise<Order[]>;
-  fetchDepositAddress(currency: string): Promise<DepositAddress>;
-  createDepositAddress(currency: string): Promise<DepositAddress>;
+  /** `network`: ccxt's unified network code (ERC20, TRC20...); the exchange's default when absent. */
+  fetchDepositAddress(currency: string, network?: string): Promise<DepositAddress>;
+  createDepositAddress(currency: string, network?: string): Promise<DepositAddress>;
   /**
    * Order updates pushed by the venue (paper: at once on every fill or cancel; live: found by polling
    * the open orders it placed or looked up every LIVE_ORDER_POLL_MS, see CcxtVenue).

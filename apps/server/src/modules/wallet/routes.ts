@@ -107,6 +107,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (request) =>
-      service.generateAddress(currentUser(request).id, request.body.symbol, request.body.exchange),
+      service.generateAddress(
+        currentUser(request).id,
+        request.body.symbol,
+        request.body.exchange,
+        request.body.network,
+      ),
   );
 };

@@ -154,16 +154,17 @@ export class WalletService {
     userId: string,
     coin: string,
     exchange?: ExchangeKey,
+    network?: string,
   ): Promise<{ address: string; tag: string | null; network: string | null; simulated: boolean }> {
     const row = await this.choose(userId, exchange);
     if (!row) throw badRequest(NO_CONNECTION_MESSAGE);
     const venue = await this.venue(userId, row);
     const got = await this.call(row, async () => {
       try {
-        return await venue.createDepositAddress(coin);
+        return await venue.createDepositAddress(coin, network);
       } catch (err) {
         if (row.mode === 'live' && err instanceof VenueError && err.action === 'stop') {
-          return venue.fetchDepositAddress(coin);
+          return venue.fetchDepositAddress(coin, network);
         }
         throw err;
       }
