@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { EXCHANGES, MARKET_TYPES } from '@bytx/contract';
 import { botsApi } from './api';
 import { commaToDot, exchangeName, pctOk } from './format';
+import { MarketSupportNotice } from './MarketSupportNotice';
 import type { BotScreen } from './screen';
 import { tid } from './testIds';
 
@@ -231,6 +232,12 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
         onChange={(e) => form.chooseApartado(e.currentTarget.value)}
         data={[...MARKET_TYPES]}
         data-testid={tid(ids, 'market-type')}
+      />
+      {/* A live exchange that cannot trade this market type is named before the start (issue 38 #8). */}
+      <MarketSupportNotice
+        exchange={exchange}
+        marketType={form.apartado}
+        testId={tid(ids, 'market-unsupported')}
       />
       <div style={{ position: 'relative' }}>
         <TextInput

@@ -17,6 +17,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BacktestButton } from '../../../shared/backtest/BacktestButton';
 import { commaToDot } from '../../../shared/bots/format';
+import { MarketSupportNotice } from '../../../shared/bots/MarketSupportNotice';
 import {
   GRID_EXCHANGES,
   GRID_MARKET_TYPES,
@@ -68,6 +69,12 @@ export function GridSettings({ form, onLeverage }: { form: GridFormState; onLeve
           onChange={(e) => form.chooseMarketType(e.currentTarget.value as GridMarketType)}
           data={GRID_MARKET_TYPES.map((m) => ({ value: m, label: t(`grid.settings.marketTypes.${m}`) }))}
           data-testid="grid-market-type"
+        />
+        {/* A live exchange that cannot trade this market type is named before the start (issue 38 #8). */}
+        <MarketSupportNotice
+          exchange={form.exchange}
+          marketType={form.marketType}
+          testId="grid-market-unsupported"
         />
         <div style={{ position: 'relative' }}>
           <TextInput
