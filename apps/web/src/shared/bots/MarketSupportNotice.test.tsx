@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { json, renderApp } from '../../../test/renderApp';
 import { setValue } from '../../../test/setValue';
 import { BotDcaPage } from '../../features/dca/components/BotDcaPage';
+import { FuturesExtras } from '../../features/futures/components/FuturesExtras';
 import i18n from '../i18n/index';
 
 const user = { id: 'u1', email: 'me@example.com' };
@@ -91,5 +92,23 @@ describe('the start form says before the start when a live exchange cannot run t
     setValue(screen.getByTestId('dca-market-type'), 'Perpetual');
     await new Promise((r) => setTimeout(r, 100));
     expect(screen.queryByTestId('dca-market-unsupported')).toBeNull();
+  });
+
+  it('the futures screen says it on a live exchange without perpetual swaps', async () => {
+    renderApp(
+      <FuturesExtras
+        exchange="coinbaseexchange"
+        symbol="BTC/USDT:USDT"
+        price={50_000}
+        refresh={() => undefined}
+      />,
+      {
+        user,
+        responses: responses('live'),
+      },
+    );
+    expect((await screen.findByTestId('futures-market-unsupported')).textContent).toMatch(
+      /^Coinbase Exchange does not support Perpetual trading with live keys/,
+    );
   });
 });

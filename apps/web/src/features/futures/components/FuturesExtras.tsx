@@ -1,6 +1,7 @@
 import { Card, Divider, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
+import { MarketSupportNotice } from '../../../shared/bots/MarketSupportNotice';
 import type { TradingExtrasContext } from '../../../shared/trading/TradingScreen';
 import { futuresKeys } from '../api/futures';
 import { FundingCountdown } from './FundingCountdown';
@@ -41,6 +42,8 @@ export function FuturesExtras({ exchange, symbol, refresh }: TradingExtrasContex
   }, [qc, refresh]);
   return (
     <Stack gap="sm" data-testid="futures-extras">
+      {/* A live exchange without perpetual swaps is named before any order (issue 38 #8). */}
+      <MarketSupportNotice exchange={exchange} marketType="Perpetual" testId="futures-market-unsupported" />
       <Card withBorder padding="sm">
         <Stack gap="xs">
           <LeverageControl exchange={exchange} symbol={symbol} onChanged={refresh} />
