@@ -130,6 +130,12 @@ function fakeBinance(price: () => number) {
     if (u.pathname === '/api/v3/openOrders') {
       return json([...orders.values()].filter((o) => o.status === 'NEW'));
     }
+    // Every order of the symbol (open and finished), oldest first:
+    // https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#all-orders-user_data
+    if (u.pathname === '/api/v3/allOrders') {
+      const all = [...orders.values()].filter((o) => o.symbol === params.get('symbol'));
+      return json(all.sort((a, b) => a.orderId - b.orderId).slice(-Number(params.get('limit') ?? 500)));
+    }
     return json({ code: -1000, msg: `not recorded: ${u.pathname}` }, 404);
   };
   return Object.assign(fake, { fetchImplementation, orders });
