@@ -92,6 +92,17 @@ function fakeBinance(price: () => number) {
     if (u.pathname === '/api/v3/openOrders') {
       return json([...orders.values()].filter((o) => o.status === 'NEW').map(view));
     }
+    // Every order of the symbol (open and finished), as GET /api/v3/order shows each, oldest first:
+    // https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#all-orders-user_data
+    if (u.pathname === '/api/v3/allOrders') {
+      const all = [...orders.values()].filter((o) => o.symbol === params.get('symbol'));
+      return json(
+        all
+          .sort((a, b) => a.orderId - b.orderId)
+          .slice(-Number(params.get('limit') ?? 500))
+          .map(view),
+      );
+    }
     return json({ code: -1000, msg: `not recorded: ${u.pathname}` }, 404);
   };
   return {

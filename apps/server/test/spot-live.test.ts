@@ -342,6 +342,16 @@ function fakeBinance() {
       return json(
         [...spot.values()].filter((o) => o.status === 'NEW' && o.symbol === p.symbol).map(spotView),
       );
+    // Every order of the symbol (open and finished), as GET /api/v3/order shows each, oldest first; at
+    // most `limit` (500 by default): https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#all-orders-user_data
+    if (path === '/api/v3/allOrders')
+      return json(
+        [...spot.values()]
+          .filter((o) => o.symbol === p.symbol)
+          .sort((a, b) => Number(a.orderId) - Number(b.orderId))
+          .slice(-Number(p.limit ?? 500))
+          .map(spotView),
+      );
     return null;
   };
 

@@ -78,6 +78,34 @@ const ORDER = {
   selfTradePreventionMode: 'EXPIRE_MAKER',
 };
 
+/**
+ * Order 28457 as Binance's order queries return it (GET /api/v3/order, and each element of
+ * GET /api/v3/allOrders: https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#all-orders-user_data):
+ * filled at 90,000 USDT for 900 USDT.
+ */
+const QUERIED_FILLED = {
+  symbol: 'BTCUSDT',
+  orderId: 28457,
+  orderListId: -1,
+  clientOrderId: 'bot1-0001',
+  price: '90000.00000000',
+  origQty: '0.01000000',
+  executedQty: '0.01000000',
+  cummulativeQuoteQty: '900.00000000',
+  status: 'FILLED',
+  timeInForce: 'GTC',
+  type: 'LIMIT',
+  side: 'BUY',
+  stopPrice: '0.00000000',
+  icebergQty: '0.00000000',
+  time: 1736942401000,
+  updateTime: 1736942500000,
+  isWorking: true,
+  workingTime: 1736942401000,
+  origQuoteOrderQty: '0.00000000',
+  selfTradePreventionMode: 'EXPIRE_MAKER',
+};
+
 type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 type Route = (url: URL, method: string, body: string) => Reply | undefined;
 
@@ -187,6 +215,8 @@ function fakeBinance(extra: Route = () => undefined) {
         }
         if (p === '/api/v3/order' && method === 'DELETE') return { body: { ...ORDER, status: 'CANCELED' } };
         if (p === '/api/v3/openOrders') return { body: [ORDER] };
+        // Every order of the symbol, open and finished (the lists a not-found lookup is checked against).
+        if (p === '/api/v3/allOrders') return { body: [QUERIED_FILLED] };
         if (p === '/sapi/v1/account/apiRestrictions')
           return {
             body: {

@@ -57,13 +57,18 @@ const param =
 /** Per ccxt id; every exchange of the catalogue that ccxt supports (16 ids, 17 keys with bybit_testnet). */
 export const LOOKUP_RULES: Readonly<Record<string, LookupRule>> = {
   // GET /api/v3/order and /fapi/v1/order take orderId or origClientOrderId (ccxt: `clientOrderId`).
-  // Canceled or expired orders with no fill are archived after 90 days.
+  // Canceled or expired orders with no fill are archived after 90 days. Its -2013 "Order does not
+  // exist" is not final: Binance's reads can lag its writes (the order just placed, or under load, is
+  // not yet seen by GET /api/v3/order), so a not-found is checked against GET /api/v3/openOrders and
+  // GET /api/v3/allOrders before the order is given up (https://developers.binance.com/docs/binance-spot-api-docs/errors#-2013-no_such_order,
+  // https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#all-orders-user_data).
   binance: {
     byId: FETCH_ORDER,
     byClientId: { kind: 'param', params: param('clientOrderId') },
     window: 'canceled or expired orders without a fill: 90 days',
+    listsAfterNotFound: true,
     source:
-      'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#query-order-user_data',
+      'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#query-order-user_data, https://developers.binance.com/docs/binance-spot-api-docs/errors',
   },
   // Unified accounts (the default): ccxt refuses fetchOrder without `acknowledged` (only the last 500
   // orders are visible there); /v5/order/realtime takes orderId / orderLinkId and holds open and

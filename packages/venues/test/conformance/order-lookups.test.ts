@@ -3,6 +3,7 @@ import ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { LOOKUP_RULES, lookupRule } from '../../src/exchanges/lookups';
 import { CcxtVenue, LOOKUP_MISSES_MAX, VenueNetworkError, type Order } from '../../src/index';
+import { SPOT_EXCHANGE_INFO, fakeHttp } from './swap-fakes';
 
 /**
  * Order lookups replayed at ccxt's HTTP boundary with Bybit v5 payloads (the shapes of Bybit's API
@@ -355,3 +356,92 @@ function venueWithNothing(): CcxtVenue {
     is(url, '/v5/order/realtime') || is(url, '/v5/order/history') ? list([]) : undefined,
   ).venue;
 }
+
+// --- Binance spot: a -2013 is not final ---------------------------------------------------------
+
+const BN_ID = 4837201;
+const BN_CID = 'g7c1d2e3f4a5b6c7d8e9f0a1';
+
+/**
+ * The resting order as Binance's order queries show it (GET /api/v3/order, and each element of
+ * GET /api/v3/openOrders and /api/v3/allOrders): a limit buy of 0.01 BTC at 90,000 USDT, nothing filled.
+ * https://developers.binance.com/docs/binance-spot-api-docs/rest-api/trading-endpoints#query-order-user_data
+ */
+const BN_OPEN = {
+  symbol: 'BTCUSDT',
+  orderId: BN_ID,
+  orderListId: -1,
+  clientOrderId: BN_CID,
+  price: '90000.00000000',
+  origQty: '0.01000000',
+  executedQty: '0.00000000',
+  cummulativeQuoteQty: '0.00000000',
+  status: 'NEW',
+  timeInForce: 'GTC',
+  type: 'LIMIT',
+  side: 'BUY',
+  stopPrice: '0.00000000',
+  icebergQty: '0.00000000',
+  time: 1736942401000,
+  updateTime: 1736942401000,
+  isWorking: true,
+  workingTime: 1736942401000,
+  origQuoteOrderQty: '0.00000000',
+  selfTradePreventionMode: 'EXPIRE_MAKER',
+};
+
+/** Binance spot whose GET /api/v3/order answers -2013 for every order; the lists as given. */
+function fakeBinanceLagging(openOrders: unknown[], allOrders: unknown[]) {
+  return fakeHttp((url, method) => {
+    const p = url.pathname;
+    if (p === '/api/v3/exchangeInfo') return { body: SPOT_EXCHANGE_INFO };
+    if (p === '/api/v3/order' && method === 'GET')
+      return { status: 400, body: { code: -2013, msg: 'Order does not exist.' } };
+    if (p === '/api/v3/openOrders') return { body: openOrders };
+    if (p === '/api/v3/allOrders') return { body: allOrders };
+    return undefined;
+  });
+}
+
+const binanceVenue = (fetchImplementation: ReturnType<typeof fakeHttp>['fetchImplementation']) =>
+  new CcxtVenue({
+    exchange: 'binance',
+    apiKey: 'k'.repeat(64),
+    secret: 's'.repeat(64),
+    fetchImplementation,
+    orderPollMs: 3_600_000,
+  });
+
+describe('order lookups on Binance spot: -2013 is checked against the lists', () => {
+  it('an order GET /api/v3/order says does not exist but GET /api/v3/openOrders lists is open, not lost', async () => {
+    // Binance's reads can lag its writes: the order query answers -2013 "Order does not exist" for an
+    // order that rests on the book (https://developers.binance.com/docs/binance-spot-api-docs/errors).
+    const fake = fakeBinanceLagging([BN_OPEN], [BN_OPEN]);
+    const venue = binanceVenue(fake.fetchImplementation);
+    const found = await venue.fetchOrderByClientId(BN_CID, 'BTC/USDT');
+    // Expected meaning: the buy of 0.01 BTC at 90,000 USDT rests open with nothing filled.
+    expect(found).toMatchObject({
+      id: String(BN_ID),
+      clientOrderId: BN_CID,
+      status: 'open',
+      amount: 0.01,
+      filled: 0,
+      price: 90000,
+    });
+    expect(found!.lost).toBeUndefined();
+    const asked = fake.calls.filter((c) => c.url.pathname === '/api/v3/order' && c.method === 'GET');
+    expect(asked.map((c) => c.url.searchParams.get('origClientOrderId'))).toEqual([BN_CID]);
+    expect(fake.calls.some((c) => c.url.pathname === '/api/v3/openOrders')).toBe(true);
+    expect(fake.misses).toEqual([]);
+    await venue.close();
+  });
+
+  it('a -2013 for an order in neither list (GET /api/v3/openOrders nor /api/v3/allOrders) is none', async () => {
+    const fake = fakeBinanceLagging([], [{ ...BN_OPEN, clientOrderId: 'someone-else', orderId: 1 }]);
+    const venue = binanceVenue(fake.fetchImplementation);
+    expect(await venue.fetchOrderByClientId(BN_CID, 'BTC/USDT')).toBeNull();
+    expect(fake.calls.some((c) => c.url.pathname === '/api/v3/allOrders')).toBe(true);
+    expect(fake.misses).toEqual([]);
+    await venue.close();
+  });
+});
