@@ -30,7 +30,12 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
   };
 
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
+    // A public address other than the one the browser uses: the URL shown must come from it (issue 37 #13).
+    server = await startServer({
+      SIMULATOR_CONTROL: '1',
+      BOT_RUNNER: '1',
+      PUBLIC_URL: 'https://bots.example.test',
+    });
     browser = await openBrowser();
   });
   afterAll(async () => {
@@ -65,8 +70,8 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     await expect.poll(() => card.getByTestId('signal-bot-symbol').textContent()).toBe(SYMBOL);
     const url = (await card.getByTestId('signal-webhook-url').textContent()) ?? '';
     expect(url).toMatch(/\/api\/signalbot\/webhook\/[0-9a-f-]{36}$/);
-    // On PUBLIC_URL (unset here: http://localhost:PORT), not on the Host the browser sent.
-    expect(url.startsWith(`http://localhost:${new URL(server.baseUrl).port}/`)).toBe(true);
+    // On PUBLIC_URL, not on the Host the browser sent (127.0.0.1:PORT).
+    expect(url.startsWith('https://bots.example.test/api/signalbot/webhook/')).toBe(true);
     const secretEl = card.getByTestId('signal-secret');
     await expect.poll(() => secretEl.getAttribute('data-shown'), { timeout: 15_000 }).toBe('1');
     const secret = (await secretEl.textContent()) ?? '';
