@@ -40,7 +40,12 @@ import type {
   WalletType,
 } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
-import { depositParams, ensureCurrencies, toDepositAddress, type DepositExchange } from './exchanges/deposits';
+import {
+  depositParams,
+  ensureCurrencies,
+  toDepositAddress,
+  type DepositExchange,
+} from './exchanges/deposits';
 import { bybitAccountMarginMode, mapPosition, type MarginMode } from './exchanges/positions';
 import {
   fetchOrderById,
