@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { marginModeOf } from '../../src/exchanges/positions';
-import { BYBIT_POSITION, binance, bybit, ok } from './swap-fakes';
+import { BINANCE_ISOLATED, BYBIT_POSITION, binance, bybit, ok } from './swap-fakes';
 
 /**
  * Positions as the exchange reports them, replayed at ccxt's fetch boundary: Binance USDⓈ-M
@@ -9,30 +9,6 @@ import { BYBIT_POSITION, binance, bybit, ok } from './swap-fakes';
  * GET /v5/position/list with GET /v5/account/info (https://bybit-exchange.github.io/docs/v5/position,
  * /v5/account/account-info). Each case states what the figures mean.
  */
-
-/** An isolated long: 0.01 BTC at 94,000, 94.1 USDT of isolated margin, liquidated at 85,100.12. */
-const BINANCE_ISOLATED = {
-  symbol: 'BTCUSDT',
-  positionSide: 'BOTH',
-  positionAmt: '0.010',
-  entryPrice: '94000.0',
-  breakEvenPrice: '94047.0',
-  markPrice: '95000.00000000',
-  unRealizedProfit: '10.00000000',
-  liquidationPrice: '85100.12345678',
-  isolatedMargin: '94.10000000',
-  notional: '950.00000000',
-  marginAsset: 'USDT',
-  isolatedWallet: '94.00000000',
-  initialMargin: '95.00000000',
-  maintMargin: '3.80000000',
-  positionInitialMargin: '95.00000000',
-  openOrderInitialMargin: '0',
-  adl: 1,
-  bidNotional: '0',
-  askNotional: '0',
-  updateTime: 1736942400000,
-};
 
 /**
  * A cross short: 0.02 BTC at 96,000; isolatedMargin and isolatedWallet "0" (cross), its initial margin

@@ -1,8 +1,8 @@
 import { CcxtVenue } from '../../src/index';
 
 /**
- * Recorded-style Binance USDⓈ-M and Bybit v5 linear responses behind ccxt's fetch (the same fakes as
- * test/ccxt-derivatives.test.ts, shared by the conformance tests that need swap markets).
+ * Recorded-style Binance USDⓈ-M and Bybit v5 linear responses behind ccxt's fetch (one copy,
+ * shared by test/ccxt-derivatives.test.ts and the conformance tests that need swap markets).
  */
 export type Reply = { status?: number; body: unknown };
 export type Call = { method: string; url: URL; body: string };
@@ -166,30 +166,31 @@ export const FAPI_ORDER = {
   updateTime: 1736942401000,
 };
 
-export const POSITION_RISK = [
-  {
-    symbol: 'BTCUSDT',
-    positionSide: 'BOTH',
-    positionAmt: '0.010',
-    entryPrice: '94000.0',
-    breakEvenPrice: '94047.0',
-    markPrice: '95000.00000000',
-    unRealizedProfit: '10.00000000',
-    liquidationPrice: '85100.12345678',
-    isolatedMargin: '94.10000000',
-    notional: '950.00000000',
-    marginAsset: 'USDT',
-    isolatedWallet: '94.00000000',
-    initialMargin: '95.00000000',
-    maintMargin: '3.80000000',
-    positionInitialMargin: '95.00000000',
-    openOrderInitialMargin: '0',
-    adl: 1,
-    bidNotional: '0',
-    askNotional: '0',
-    updateTime: 1736942400000,
-  },
-];
+/** An isolated long: 0.01 BTC at 94,000, 94.1 USDT of isolated margin, liquidated at 85,100.12. */
+export const BINANCE_ISOLATED = {
+  symbol: 'BTCUSDT',
+  positionSide: 'BOTH',
+  positionAmt: '0.010',
+  entryPrice: '94000.0',
+  breakEvenPrice: '94047.0',
+  markPrice: '95000.00000000',
+  unRealizedProfit: '10.00000000',
+  liquidationPrice: '85100.12345678',
+  isolatedMargin: '94.10000000',
+  notional: '950.00000000',
+  marginAsset: 'USDT',
+  isolatedWallet: '94.00000000',
+  initialMargin: '95.00000000',
+  maintMargin: '3.80000000',
+  positionInitialMargin: '95.00000000',
+  openOrderInitialMargin: '0',
+  adl: 1,
+  bidNotional: '0',
+  askNotional: '0',
+  updateTime: 1736942400000,
+};
+
+export const POSITION_RISK = [BINANCE_ISOLATED];
 
 /** The spot instance's market list (transfers and margin go through it). */
 export const SPOT_EXCHANGE_INFO = {
