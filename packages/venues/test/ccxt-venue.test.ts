@@ -13,52 +13,9 @@ import {
   precisionStep,
   translateCcxtError,
 } from '../src/index';
+import { SPOT_EXCHANGE_INFO, fakeHttp, type Route } from './conformance/swap-fakes';
 
 /** Recorded-style Binance spot responses; nothing here touches the internet. */
-const EXCHANGE_INFO = {
-  timezone: 'UTC',
-  serverTime: 1736942400000,
-  rateLimits: [],
-  exchangeFilters: [],
-  symbols: [
-    {
-      symbol: 'BTCUSDT',
-      status: 'TRADING',
-      baseAsset: 'BTC',
-      baseAssetPrecision: 8,
-      quoteAsset: 'USDT',
-      quotePrecision: 8,
-      quoteAssetPrecision: 8,
-      orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT'],
-      icebergAllowed: true,
-      ocoAllowed: true,
-      isSpotTradingAllowed: true,
-      isMarginTradingAllowed: true,
-      filters: [
-        {
-          filterType: 'PRICE_FILTER',
-          minPrice: '0.01000000',
-          maxPrice: '1000000.00000000',
-          tickSize: '0.01000000',
-        },
-        { filterType: 'LOT_SIZE', minQty: '0.00001000', maxQty: '9000.00000000', stepSize: '0.00001000' },
-        {
-          filterType: 'NOTIONAL',
-          minNotional: '5.00000000',
-          applyMinToMarket: true,
-          maxNotional: '9000000.00000000',
-          applyMaxToMarket: false,
-          avgPriceMins: 5,
-        },
-      ],
-      permissions: [],
-      permissionSets: [['SPOT', 'MARGIN']],
-      defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
-      allowedSelfTradePreventionModes: ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
-    },
-  ],
-};
-
 const ORDER = {
   symbol: 'BTCUSDT',
   orderId: 28457,
@@ -106,137 +63,120 @@ const QUERIED_FILLED = {
   selfTradePreventionMode: 'EXPIRE_MAKER',
 };
 
-type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
-type Route = (url: URL, method: string, body: string) => Reply | undefined;
-
 function fakeBinance(extra: Route = () => undefined) {
-  const calls: { method: string; url: URL; body: string }[] = [];
-  const fetchImplementation = (u: string, init: Record<string, unknown>): Promise<Response> => {
-    const url = new URL(u);
-    const method = typeof init.method === 'string' ? init.method : 'GET';
-    const body = typeof init.body === 'string' ? init.body : '';
-    calls.push({ method, url, body });
+  return fakeHttp((url, method, body) => {
     if (url.hostname !== 'api.binance.com') throw new Error(`unexpected host ${url.hostname}`);
-    const r: Reply =
-      extra(url, method, body) ??
-      ((): Reply => {
-        const p = url.pathname;
-        if (p === '/api/v3/exchangeInfo') return { body: EXCHANGE_INFO };
-        if (p === '/api/v3/ticker/24hr')
-          return {
-            body: {
-              symbol: 'BTCUSDT',
-              priceChange: '-1200.00',
-              priceChangePercent: '-1.250',
-              weightedAvgPrice: '95500.00',
-              prevClosePrice: '96200.00',
-              lastPrice: '95000.00',
-              lastQty: '0.01',
-              bidPrice: '94999.99',
-              bidQty: '1.2',
-              askPrice: '95000.01',
-              askQty: '0.8',
-              openPrice: '96200.00',
-              highPrice: '97000.00',
-              lowPrice: '94000.00',
-              volume: '12000.5',
-              quoteVolume: '1146000000.0',
-              openTime: 1736856000000,
-              closeTime: 1736942400000,
-              firstId: 1,
-              lastId: 2,
-              count: 2,
-            },
-          };
-        if (p === '/api/v3/depth')
-          return {
-            body: {
-              lastUpdateId: 1,
-              bids: [
-                ['94999.99', '1.20'],
-                ['94999.50', '0.50'],
-              ],
-              asks: [
-                ['95000.01', '0.80'],
-                ['95001.00', '2.00'],
-              ],
-            },
-          };
-        if (p === '/api/v3/klines')
-          return {
-            body: [
-              [
-                1736942340000,
-                '94990.00',
-                '95010.00',
-                '94980.00',
-                '95000.00',
-                '12.5',
-                1736942399999,
-                '1187500',
-                100,
-                '6',
-                '570000',
-                '0',
-              ],
-            ],
-          };
-        if (p === '/api/v3/account')
-          return {
-            body: {
-              makerCommission: 10,
-              takerCommission: 10,
-              canTrade: true,
-              canWithdraw: false,
-              canDeposit: true,
-              updateTime: 1736942400000,
-              accountType: 'SPOT',
-              balances: [
-                { asset: 'BTC', free: '0.50000000', locked: '0.10000000' },
-                { asset: 'USDT', free: '1000.00000000', locked: '0.00000000' },
-              ],
-              permissions: ['SPOT'],
-            },
-          };
-        if (p === '/api/v3/order' && method === 'POST') return { body: ORDER };
-        if (p === '/api/v3/order' && method === 'GET') {
-          const cid = url.searchParams.get('origClientOrderId');
-          if (cid && cid !== 'bot1-0001')
-            return { status: 400, body: { code: -2013, msg: 'Order does not exist.' } };
-          return {
-            body: {
-              ...ORDER,
-              status: 'FILLED',
-              executedQty: '0.01000000',
-              cummulativeQuoteQty: '900.00000000',
-              updateTime: 1736942500000,
-            },
-          };
-        }
-        if (p === '/api/v3/order' && method === 'DELETE') return { body: { ...ORDER, status: 'CANCELED' } };
-        if (p === '/api/v3/openOrders') return { body: [ORDER] };
-        // Every order of the symbol, open and finished (the lists a not-found lookup is checked against).
-        if (p === '/api/v3/allOrders') return { body: [QUERIED_FILLED] };
-        if (p === '/sapi/v1/account/apiRestrictions')
-          return {
-            body: {
-              ipRestrict: false,
-              createTime: 1,
-              enableWithdrawals: false,
-              enableSpotAndMarginTrading: true,
-              enableReading: true,
-            },
-          };
-        return { status: 404, body: { code: -1, msg: `no fake for ${method} ${p}` } };
-      })();
-    return Promise.resolve(
-      new Response(JSON.stringify(r.body), {
-        status: r.status ?? 200,
-        headers: { 'content-type': 'application/json', ...r.headers },
-      }),
-    );
-  };
-  return { calls, fetchImplementation };
+    const fromTest = extra(url, method, body);
+    if (fromTest) return fromTest;
+    const p = url.pathname;
+    if (p === '/api/v3/exchangeInfo') return { body: SPOT_EXCHANGE_INFO };
+    if (p === '/api/v3/ticker/24hr')
+      return {
+        body: {
+          symbol: 'BTCUSDT',
+          priceChange: '-1200.00',
+          priceChangePercent: '-1.250',
+          weightedAvgPrice: '95500.00',
+          prevClosePrice: '96200.00',
+          lastPrice: '95000.00',
+          lastQty: '0.01',
+          bidPrice: '94999.99',
+          bidQty: '1.2',
+          askPrice: '95000.01',
+          askQty: '0.8',
+          openPrice: '96200.00',
+          highPrice: '97000.00',
+          lowPrice: '94000.00',
+          volume: '12000.5',
+          quoteVolume: '1146000000.0',
+          openTime: 1736856000000,
+          closeTime: 1736942400000,
+          firstId: 1,
+          lastId: 2,
+          count: 2,
+        },
+      };
+    if (p === '/api/v3/depth')
+      return {
+        body: {
+          lastUpdateId: 1,
+          bids: [
+            ['94999.99', '1.20'],
+            ['94999.50', '0.50'],
+          ],
+          asks: [
+            ['95000.01', '0.80'],
+            ['95001.00', '2.00'],
+          ],
+        },
+      };
+    if (p === '/api/v3/klines')
+      return {
+        body: [
+          [
+            1736942340000,
+            '94990.00',
+            '95010.00',
+            '94980.00',
+            '95000.00',
+            '12.5',
+            1736942399999,
+            '1187500',
+            100,
+            '6',
+            '570000',
+            '0',
+          ],
+        ],
+      };
+    if (p === '/api/v3/account')
+      return {
+        body: {
+          makerCommission: 10,
+          takerCommission: 10,
+          canTrade: true,
+          canWithdraw: false,
+          canDeposit: true,
+          updateTime: 1736942400000,
+          accountType: 'SPOT',
+          balances: [
+            { asset: 'BTC', free: '0.50000000', locked: '0.10000000' },
+            { asset: 'USDT', free: '1000.00000000', locked: '0.00000000' },
+          ],
+          permissions: ['SPOT'],
+        },
+      };
+    if (p === '/api/v3/order' && method === 'POST') return { body: ORDER };
+    if (p === '/api/v3/order' && method === 'GET') {
+      const cid = url.searchParams.get('origClientOrderId');
+      if (cid && cid !== 'bot1-0001')
+        return { status: 400, body: { code: -2013, msg: 'Order does not exist.' } };
+      return {
+        body: {
+          ...ORDER,
+          status: 'FILLED',
+          executedQty: '0.01000000',
+          cummulativeQuoteQty: '900.00000000',
+          updateTime: 1736942500000,
+        },
+      };
+    }
+    if (p === '/api/v3/order' && method === 'DELETE') return { body: { ...ORDER, status: 'CANCELED' } };
+    if (p === '/api/v3/openOrders') return { body: [ORDER] };
+    // Every order of the symbol, open and finished (the lists a not-found lookup is checked against).
+    if (p === '/api/v3/allOrders') return { body: [QUERIED_FILLED] };
+    if (p === '/sapi/v1/account/apiRestrictions')
+      return {
+        body: {
+          ipRestrict: false,
+          createTime: 1,
+          enableWithdrawals: false,
+          enableSpotAndMarginTrading: true,
+          enableReading: true,
+        },
+      };
+    return undefined;
+  });
 }
 
 function venue(extra?: Route, keys = true) {

@@ -4,7 +4,7 @@ import { CcxtVenue } from '../../src/index';
  * Recorded-style Binance USDⓈ-M and Bybit v5 linear responses behind ccxt's fetch (one copy,
  * shared by test/ccxt-derivatives.test.ts and the conformance tests that need swap markets).
  */
-export type Reply = { status?: number; body: unknown };
+export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 export type Call = { method: string; url: URL; body: string };
 export type Route = (url: URL, method: string, body: string) => Reply | undefined;
 
@@ -24,7 +24,7 @@ export function fakeHttp(routes: Route) {
     return Promise.resolve(
       new Response(JSON.stringify(r.body), {
         status: r.status ?? 200,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...r.headers },
       }),
     );
   };
@@ -207,16 +207,32 @@ export const SPOT_EXCHANGE_INFO = {
       quoteAsset: 'USDT',
       quotePrecision: 8,
       quoteAssetPrecision: 8,
-      orderTypes: ['LIMIT', 'MARKET'],
+      orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT'],
+      icebergAllowed: true,
+      ocoAllowed: true,
       isSpotTradingAllowed: true,
       isMarginTradingAllowed: true,
       filters: [
-        { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: '0.01' },
-        { filterType: 'LOT_SIZE', minQty: '0.00001', maxQty: '9000', stepSize: '0.00001' },
-        { filterType: 'NOTIONAL', minNotional: '5', applyMinToMarket: true },
+        {
+          filterType: 'PRICE_FILTER',
+          minPrice: '0.01000000',
+          maxPrice: '1000000.00000000',
+          tickSize: '0.01000000',
+        },
+        { filterType: 'LOT_SIZE', minQty: '0.00001000', maxQty: '9000.00000000', stepSize: '0.00001000' },
+        {
+          filterType: 'NOTIONAL',
+          minNotional: '5.00000000',
+          applyMinToMarket: true,
+          maxNotional: '9000000.00000000',
+          applyMaxToMarket: false,
+          avgPriceMins: 5,
+        },
       ],
       permissions: [],
       permissionSets: [['SPOT', 'MARGIN']],
+      defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
+      allowedSelfTradePreventionModes: ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
     },
   ],
 };
