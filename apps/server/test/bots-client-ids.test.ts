@@ -1,25 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import type { DcaState } from '@bytx/engine';
 import {
   InvalidOrderError,
   MarketSimulator,
-  MemoryPaperStore,
   PaperVenue,
-  SimulatedMarketData,
   clientIdRule,
   venueClientIdOf,
   type CreateOrderRequest,
   type Order,
-  type Venue,
 } from '@bytx/venues';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VenueRegistry } from '../src/context';
 import { type Database } from '../src/db/client';
-import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
-import { newDcaState, simulatedHub, until } from './bots.helpers';
+import { strategyIdOf, type BotRunner } from '../src/modules/bots/runner';
+import {
+  PaperPassThrough,
+  insertDcaBot,
+  insertTestUser,
+  memoryPaper,
+  simulatedHub,
+  testRunner,
+  until,
+} from './bots.helpers';
 import { openTestDatabase } from './db-snapshot';
 
 const SYM = 'BTC/USDT';
@@ -29,15 +30,13 @@ const SYM = 'BTC/USDT';
  * exchange's form (OKX: 1–32 letters and digits; Kraken: a UUID; Bitfinex: an int45; Gate: `t-`…). Its
  * next create can hang (the process "dies" with the order journaled and unsent).
  */
-class StrictVenue implements Venue {
-  readonly kind = 'paper' as const;
+class StrictVenue extends PaperPassThrough {
   creates: string[] = [];
   hangNext = false;
-  constructor(
-    readonly exchange: string,
-    readonly paper: PaperVenue,
-  ) {}
-  async createOrder(req: CreateOrderRequest): Promise<Order> {
+  constructor(exchange: string, paper: PaperVenue) {
+    super(paper, exchange);
+  }
+  override async createOrder(req: CreateOrderRequest): Promise<Order> {
     this.creates.push(req.clientOrderId);
     if (!clientIdRule(this.exchange).pattern.test(req.clientOrderId)) {
       throw new InvalidOrderError(`clOrdId ${req.clientOrderId} refused`, this.exchange, 'other');
@@ -48,20 +47,6 @@ class StrictVenue implements Venue {
     }
     return this.paper.createOrder(req);
   }
-  loadMarkets = () => this.paper.loadMarkets();
-  fetchTicker = (s: string) => this.paper.fetchTicker(s);
-  fetchOrderBook = (s: string, l?: number) => this.paper.fetchOrderBook(s, l);
-  fetchOHLCV = (...a: Parameters<Venue['fetchOHLCV']>) => this.paper.fetchOHLCV(...a);
-  fetchBalance = () => this.paper.fetchBalance();
-  cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
-  fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
-  fetchOrderByClientId = (id: string, s: string) => this.paper.fetchOrderByClientId(id, s);
-  fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
-  fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
-  createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
-  onOrderUpdate = (l: Parameters<Venue['onOrderUpdate']>[0]) => this.paper.onOrderUpdate(l);
-  flush = () => this.paper.flush();
-  close = () => Promise.resolve();
 }
 
 describe('bots send client ids in each exchange’s form and recognise them again (issue 38 point 1)', () => {
@@ -81,45 +66,19 @@ describe('bots send client ids in each exchange’s form and recognise them agai
     it(`${EX}: every order placed in the documented form; fills pushed back reach the bot; a crash reconciles by the journal's id`, async () => {
       database = await openTestDatabase();
       const repo = new BotsRepository(database.db);
-      const [u] = await database.db
-        .insert(users)
-        .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
-        .returning();
+      const userId = await insertTestUser(database.db);
       const sim = new MarketSimulator({ seed: 3 });
       sim.setPrice(EX, SYM, 100_000);
-      const paper = new PaperVenue({
-        accountId: 'acct',
-        feed: new SimulatedMarketData(sim, EX),
-        store: new MemoryPaperStore(),
-      });
+      const paper = memoryPaper(sim, EX);
       papers.push(paper);
       const venue = new StrictVenue(EX, paper);
       const newRunner = () => {
-        const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
-        const r = new BotRunner({
-          store: repo,
-          market: () => simulatedHub(sim, EX),
-          venues: () => registry,
-          log: pino({ level: 'silent' }),
-          runnerId: `t-${runners.length}`,
-          takeAllLeases: true,
-          autoRun: true,
-          retryBaseMs: 5,
-          heartbeatMs: 3_600_000,
-        });
+        const market = () => simulatedHub(sim, EX);
+        const r = testRunner({ store: repo, market, venue, runnerId: `t-${runners.length}` });
         runners.push(r);
         return r;
       };
-      const id = randomUUID();
-      await repo.insertBot({
-        id,
-        userId: u!.id,
-        exchange: EX,
-        symbol: SYM,
-        config: {},
-        state: newDcaState(sim, EX, SYM, id, 20),
-        status: 'active',
-      });
+      const id = await insertDcaBot(repo, sim, EX, SYM, userId);
       const stateOf = async () => (await repo.byId(id))!.state as DcaState;
       const events = async () => (await repo.events(id, 500)).map((e) => e.code);
 

@@ -1,22 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { DcaState } from '@bytx/engine';
-import {
-  MarketSimulator,
-  MemoryPaperStore,
-  PaperVenue,
-  SimulatedMarketData,
-  type Order,
-  type OrderListener,
-  type Venue,
-} from '@bytx/venues';
-import pino from 'pino';
+import { MarketSimulator, PaperVenue, type Order, type OrderListener } from '@bytx/venues';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { VenueRegistry } from '../src/context';
 import { type Database } from '../src/db/client';
-import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { BotRunner } from '../src/modules/bots/runner';
-import { newDcaState, simulatedHub, until } from './bots.helpers';
+import type { BotRunner } from '../src/modules/bots/runner';
+import {
+  PaperPassThrough,
+  insertDcaBot,
+  insertTestUser,
+  memoryPaper,
+  simulatedHub,
+  testRunner,
+  until,
+} from './bots.helpers';
 import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
@@ -26,12 +22,11 @@ const SYM = 'BTC/USDT';
  * A paper venue whose pushes the test controls: `mute` hides the paper venue's own updates (an order
  * that vanishes on the exchange without a word), `push` sends what a live venue's poll would.
  */
-class PushingVenue implements Venue {
-  readonly kind = 'paper' as const;
-  readonly exchange = EX;
+class PushingVenue extends PaperPassThrough {
   mute = false;
   private readonly listeners = new Set<OrderListener>();
-  constructor(readonly paper: PaperVenue) {
+  constructor(paper: PaperVenue) {
+    super(paper, EX);
     paper.onOrderUpdate((o) => {
       if (!this.mute) for (const l of this.listeners) l(o);
     });
@@ -39,24 +34,10 @@ class PushingVenue implements Venue {
   push(order: Order): void {
     for (const l of this.listeners) l(order);
   }
-  createOrder = (...a: Parameters<Venue['createOrder']>) => this.paper.createOrder(...a);
-  loadMarkets = () => this.paper.loadMarkets();
-  fetchTicker = (s: string) => this.paper.fetchTicker(s);
-  fetchOrderBook = (s: string, l?: number) => this.paper.fetchOrderBook(s, l);
-  fetchOHLCV = (...a: Parameters<Venue['fetchOHLCV']>) => this.paper.fetchOHLCV(...a);
-  fetchBalance = () => this.paper.fetchBalance();
-  cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
-  fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
-  fetchOrderByClientId = (id: string, s: string) => this.paper.fetchOrderByClientId(id, s);
-  fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
-  fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
-  createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
-  onOrderUpdate = (l: OrderListener) => {
+  override onOrderUpdate(l: OrderListener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
-  };
-  flush = () => this.paper.flush();
-  close = () => Promise.resolve();
+  }
 }
 
 describe('an order the exchange no longer reports (issue 38 point 2)', () => {
@@ -71,11 +52,7 @@ describe('an order the exchange no longer reports (issue 38 point 2)', () => {
     repo = new BotsRepository(database.db);
     sim = new MarketSimulator({ seed: 3 });
     sim.setPrice(EX, SYM, 100_000);
-    paper = new PaperVenue({
-      accountId: 'acct',
-      feed: new SimulatedMarketData(sim, EX),
-      store: new MemoryPaperStore(),
-    });
+    paper = memoryPaper(sim, EX);
   });
   afterEach(async () => {
     if (runner) await Promise.race([runner.close(), new Promise((res) => setTimeout(res, 200))]);
@@ -85,34 +62,9 @@ describe('an order the exchange no longer reports (issue 38 point 2)', () => {
   });
 
   it('is settled as cancelled with what was filled, and the bot event order_lost says so', async () => {
-    const [u] = await database.db
-      .insert(users)
-      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
-      .returning();
     const venue = new PushingVenue(paper);
-    const id = randomUUID();
-    const state = newDcaState(sim, EX, SYM, id, 20);
-    await repo.insertBot({
-      id,
-      userId: u!.id,
-      exchange: EX,
-      symbol: SYM,
-      config: {},
-      state,
-      status: 'active',
-    });
-    const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
-    runner = new BotRunner({
-      store: repo,
-      market: () => simulatedHub(sim, EX),
-      venues: () => registry,
-      log: pino({ level: 'silent' }),
-      runnerId: 't-lost',
-      takeAllLeases: true,
-      autoRun: true,
-      retryBaseMs: 5,
-      heartbeatMs: 3_600_000,
-    });
+    const id = await insertDcaBot(repo, sim, EX, SYM, await insertTestUser(database.db));
+    runner = testRunner({ store: repo, market: () => simulatedHub(sim, EX), venue, runnerId: 't-lost' });
     await runner.start();
     await until(async () => {
       const live = await repo.liveOrders(id);

@@ -18,16 +18,23 @@ import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
-import { newDcaState, simulatedHub, until } from './bots.helpers';
+import {
+  PaperPassThrough,
+  insertDcaBot,
+  insertTestUser,
+  memoryPaper,
+  newDcaState,
+  simulatedHub,
+  testRunner,
+  until,
+} from './bots.helpers';
 import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
 const SYM = 'BTC/USDT';
 
 /** A PaperVenue with faults on demand: a refused create, or a create that lands and then times out. */
-class FaultyVenue implements Venue {
-  readonly kind = 'paper' as const;
-  readonly exchange = EX;
+class FaultyVenue extends PaperPassThrough {
   /** Errors thrown by the next createOrder calls, before the order reaches the venue. */
   failBefore: Error[] = [];
   /** The next N createOrder calls place the order and then throw a network error (a timeout). */
@@ -35,8 +42,10 @@ class FaultyVenue implements Venue {
   /** The next createOrder never answers (the process "dies" with the order unsent). */
   hangNext = false;
   creates: string[] = [];
-  constructor(readonly paper: PaperVenue) {}
-  async createOrder(req: CreateOrderRequest): Promise<Order> {
+  constructor(paper: PaperVenue) {
+    super(paper, EX);
+  }
+  override async createOrder(req: CreateOrderRequest): Promise<Order> {
     this.creates.push(req.clientOrderId);
     const fail = this.failBefore.shift();
     if (fail) throw fail;
@@ -51,27 +60,14 @@ class FaultyVenue implements Venue {
     }
     return order;
   }
-  loadMarkets = () => this.paper.loadMarkets();
-  fetchTicker = (s: string) => this.paper.fetchTicker(s);
-  fetchOrderBook = (s: string, l?: number) => this.paper.fetchOrderBook(s, l);
-  fetchOHLCV = (...a: Parameters<Venue['fetchOHLCV']>) => this.paper.fetchOHLCV(...a);
-  fetchBalance = () => this.paper.fetchBalance();
-  cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
-  fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
   /** Each lookup by client id takes this long (ms): a slow reconcile. */
   lookupDelayMs = 0;
   lookups = 0;
-  fetchOrderByClientId = async (id: string, s: string) => {
+  override async fetchOrderByClientId(id: string, s: string) {
     this.lookups++;
     if (this.lookupDelayMs > 0) await new Promise((r) => setTimeout(r, this.lookupDelayMs));
     return this.paper.fetchOrderByClientId(id, s);
-  };
-  fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
-  fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
-  createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
-  onOrderUpdate = (l: Parameters<Venue['onOrderUpdate']>[0]) => this.paper.onOrderUpdate(l);
-  flush = () => this.paper.flush();
-  close = () => Promise.resolve();
+  }
 }
 
 describe('bot runner on a paper venue and the simulated market', () => {
@@ -89,27 +85,18 @@ describe('bot runner on a paper venue and the simulated market', () => {
     onStep?: (botId: string) => void,
     market: () => ReturnType<typeof hub> = hub,
   ) => {
-    const registry: VenueRegistry = { forUser: async () => v, connectionKind: async () => 'paper' };
-    const r = new BotRunner({
+    const r = testRunner({
       ...(onStep ? { onStep } : {}),
       store: repo,
       market,
-      venues: () => registry,
-      log: pino({ level: 'silent' }),
+      venue: v,
       runnerId: `t-${runners.length}`,
-      takeAllLeases: true,
-      autoRun: true,
-      retryBaseMs: 5,
-      heartbeatMs: 3_600_000,
     });
     runners.push(r);
     return r;
   };
   const newBot = async (amount = 20) => {
-    const id = randomUUID();
-    const state = newDcaState(sim, EX, SYM, id, amount);
-    await repo.insertBot({ id, userId, exchange: EX, symbol: SYM, config: {}, state, status: 'active' });
-    return id;
+    return insertDcaBot(repo, sim, EX, SYM, userId, amount);
   };
   const stateOf = async (id: string) => (await repo.byId(id))!.state as DcaState;
   const events = async (id: string) => (await repo.events(id, 500)).map((e) => e.code);
@@ -140,18 +127,10 @@ describe('bot runner on a paper venue and the simulated market', () => {
   beforeEach(async () => {
     database = await openTestDatabase();
     repo = new BotsRepository(database.db);
-    const [u] = await database.db
-      .insert(users)
-      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
-      .returning();
-    userId = u!.id;
+    userId = await insertTestUser(database.db);
     sim = new MarketSimulator({ seed: 3 });
     sim.setPrice(EX, SYM, 100_000);
-    paper = new PaperVenue({
-      accountId: 'acct',
-      feed: new SimulatedMarketData(sim, EX),
-      store: new MemoryPaperStore(),
-    });
+    paper = memoryPaper(sim, EX);
     venue = new FaultyVenue(paper);
   });
   afterEach(async () => {

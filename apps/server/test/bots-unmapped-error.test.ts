@@ -1,22 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import {
   MarketSimulator,
-  MemoryPaperStore,
   PaperVenue,
-  SimulatedMarketData,
   UnmappedExchangeError,
   type CreateOrderRequest,
   type Order,
-  type Venue,
 } from '@bytx/venues';
-import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { VenueRegistry } from '../src/context';
 import { type Database } from '../src/db/client';
-import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
-import { BotRunner } from '../src/modules/bots/runner';
-import { newDcaState, simulatedHub, until } from './bots.helpers';
+import type { BotRunner } from '../src/modules/bots/runner';
+import {
+  PaperPassThrough,
+  insertDcaBot,
+  insertTestUser,
+  memoryPaper,
+  simulatedHub,
+  testRunner,
+  until,
+} from './bots.helpers';
 import { openTestDatabase } from './db-snapshot';
 
 const EX = 'binance';
@@ -25,29 +26,15 @@ const SYM = 'BTC/USDT';
 const SAID = 'binance {"code":-1999,"msg":"Something the exchange added last week."}';
 
 /** A paper venue whose every createOrder fails with an error nobody maps. */
-class UnmappedVenue implements Venue {
-  readonly kind = 'paper' as const;
-  readonly exchange = EX;
+class UnmappedVenue extends PaperPassThrough {
   creates = 0;
-  constructor(readonly paper: PaperVenue) {}
-  createOrder(_req: CreateOrderRequest): Promise<Order> {
+  constructor(paper: PaperVenue) {
+    super(paper, EX);
+  }
+  override createOrder(_req: CreateOrderRequest): Promise<Order> {
     this.creates++;
     return Promise.reject(new UnmappedExchangeError(`${EX} answered with an error (${SAID})`, EX, SAID));
   }
-  loadMarkets = () => this.paper.loadMarkets();
-  fetchTicker = (s: string) => this.paper.fetchTicker(s);
-  fetchOrderBook = (s: string, l?: number) => this.paper.fetchOrderBook(s, l);
-  fetchOHLCV = (...a: Parameters<Venue['fetchOHLCV']>) => this.paper.fetchOHLCV(...a);
-  fetchBalance = () => this.paper.fetchBalance();
-  cancelOrder = (id: string, s: string) => this.paper.cancelOrder(id, s);
-  fetchOrder = (id: string, s: string) => this.paper.fetchOrder(id, s);
-  fetchOrderByClientId = (id: string, s: string) => this.paper.fetchOrderByClientId(id, s);
-  fetchOpenOrders = (s?: string) => this.paper.fetchOpenOrders(s);
-  fetchDepositAddress = (c: string) => this.paper.fetchDepositAddress(c);
-  createDepositAddress = (c: string) => this.paper.createDepositAddress(c);
-  onOrderUpdate = (l: Parameters<Venue['onOrderUpdate']>[0]) => this.paper.onOrderUpdate(l);
-  flush = () => this.paper.flush();
-  close = () => Promise.resolve();
 }
 
 /**
@@ -67,11 +54,7 @@ describe('an unmapped exchange error', () => {
     repo = new BotsRepository(database.db);
     sim = new MarketSimulator({ seed: 3 });
     sim.setPrice(EX, SYM, 100_000);
-    paper = new PaperVenue({
-      accountId: 'acct',
-      feed: new SimulatedMarketData(sim, EX),
-      store: new MemoryPaperStore(),
-    });
+    paper = memoryPaper(sim, EX);
   });
   afterEach(async () => {
     if (runner) await Promise.race([runner.close(), new Promise((res) => setTimeout(res, 200))]);
@@ -80,34 +63,9 @@ describe('an unmapped exchange error', () => {
   });
 
   it('is tried 4 times with backoff, then pauses the bot with the exchange’s message in its events', async () => {
-    const [u] = await database.db
-      .insert(users)
-      .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
-      .returning();
-    const id = randomUUID();
-    const state = newDcaState(sim, EX, SYM, id, 20);
-    await repo.insertBot({
-      id,
-      userId: u!.id,
-      exchange: EX,
-      symbol: SYM,
-      config: {},
-      state,
-      status: 'active',
-    });
+    const id = await insertDcaBot(repo, sim, EX, SYM, await insertTestUser(database.db));
     const venue = new UnmappedVenue(paper);
-    const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
-    runner = new BotRunner({
-      store: repo,
-      market: () => simulatedHub(sim, EX),
-      venues: () => registry,
-      log: pino({ level: 'silent' }),
-      runnerId: 't-unmapped',
-      takeAllLeases: true,
-      autoRun: true,
-      retryBaseMs: 5,
-      heartbeatMs: 3_600_000,
-    });
+    runner = testRunner({ store: repo, market: () => simulatedHub(sim, EX), venue, runnerId: 't-unmapped' });
     await runner.start();
     const row = await until(async () => {
       const b = await repo.byId(id);

@@ -1,8 +1,23 @@
-import { SimulatedMarketData, type MarketSimulator, type Ticker } from '@bytx/venues';
+import { randomUUID } from 'node:crypto';
+import {
+  MemoryPaperStore,
+  PaperVenue,
+  SimulatedMarketData,
+  type CreateOrderRequest,
+  type MarketSimulator,
+  type Order,
+  type OrderListener,
+  type Ticker,
+  type Venue,
+} from '@bytx/venues';
 import { createDcaBot } from '@bytx/engine';
-import type { MarketHub } from '../src/context';
+import pino from 'pino';
+import type { MarketHub, VenueRegistry } from '../src/context';
+import type { Database } from '../src/db/client';
+import { users } from '../src/db/schema/index';
+import type { BotsRepository } from '../src/modules/bots/bots.repository';
 import { dcaMarketRules } from '../src/modules/bots/market-rules';
-import { strategyIdOf } from '../src/modules/bots/runner';
+import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 
 /** Polls `fn` every 20 ms until it gives a truthy value (returned), failing after `ms`. */
 export async function until<T>(fn: () => Promise<T | null | false | undefined>, ms = 5000): Promise<T> {
@@ -72,5 +87,122 @@ export function newDcaState(
     direction: 'LONG',
     raEnabled: false,
     market: dcaMarketRules(sim.market(exchange, symbol)),
+  });
+}
+
+/**
+ * A venue that hands every call to a paper account: tests subclass it and override the one call they
+ * script (a refused create, a muted push...), keeping the rest of the paper account as it is.
+ */
+export class PaperPassThrough implements Venue {
+  readonly kind = 'paper' as const;
+  constructor(
+    readonly paper: PaperVenue,
+    readonly exchange: string,
+  ) {}
+  createOrder(req: CreateOrderRequest): Promise<Order> {
+    return this.paper.createOrder(req);
+  }
+  loadMarkets() {
+    return this.paper.loadMarkets();
+  }
+  fetchTicker(s: string) {
+    return this.paper.fetchTicker(s);
+  }
+  fetchOrderBook(s: string, l?: number) {
+    return this.paper.fetchOrderBook(s, l);
+  }
+  fetchOHLCV(...a: Parameters<Venue['fetchOHLCV']>) {
+    return this.paper.fetchOHLCV(...a);
+  }
+  fetchBalance() {
+    return this.paper.fetchBalance();
+  }
+  cancelOrder(id: string, s: string) {
+    return this.paper.cancelOrder(id, s);
+  }
+  fetchOrder(id: string, s: string) {
+    return this.paper.fetchOrder(id, s);
+  }
+  fetchOrderByClientId(id: string, s: string) {
+    return this.paper.fetchOrderByClientId(id, s);
+  }
+  fetchOpenOrders(s?: string) {
+    return this.paper.fetchOpenOrders(s);
+  }
+  fetchDepositAddress(c: string) {
+    return this.paper.fetchDepositAddress(c);
+  }
+  createDepositAddress(c: string) {
+    return this.paper.createDepositAddress(c);
+  }
+  onOrderUpdate(l: OrderListener): () => void {
+    return this.paper.onOrderUpdate(l);
+  }
+  flush() {
+    return this.paper.flush();
+  }
+  close() {
+    return Promise.resolve();
+  }
+}
+
+/** A paper account on the simulator's `exchange` prices, its orders kept in memory. */
+export function memoryPaper(sim: MarketSimulator, exchange: string): PaperVenue {
+  return new PaperVenue({
+    accountId: 'acct',
+    feed: new SimulatedMarketData(sim, exchange),
+    store: new MemoryPaperStore(),
+  });
+}
+
+/** A new user row (a random e-mail); its id. */
+export async function insertTestUser(db: Database['db']): Promise<string> {
+  const [u] = await db
+    .insert(users)
+    .values({ email: `${randomUUID()}@example.com`, passwordHash: 'x' })
+    .returning();
+  return u!.id;
+}
+
+/** A new active Grid Bot DCA bot of `userId` (see newDcaState); its id. */
+export async function insertDcaBot(
+  repo: BotsRepository,
+  sim: MarketSimulator,
+  exchange: string,
+  symbol: string,
+  userId: string,
+  amount = 20,
+): Promise<string> {
+  const id = randomUUID();
+  const state = newDcaState(sim, exchange, symbol, id, amount);
+  await repo.insertBot({ id, userId, exchange, symbol, config: {}, state, status: 'active' });
+  return id;
+}
+
+/**
+ * A runner as the bot tests use it: every bot's lease taken, steps run on their own, retries after 5 ms
+ * and a heartbeat of an hour (none during a test), every user on `venue` as a paper connection.
+ */
+export function testRunner(opts: {
+  store: ConstructorParameters<typeof BotRunner>[0]['store'];
+  market: () => MarketHub;
+  venue: Venue;
+  runnerId: string;
+  onStep?: (botId: string) => void;
+}): BotRunner {
+  const venue = opts.venue;
+  const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
+  return new BotRunner({
+    ...(opts.onStep ? { onStep: opts.onStep } : {}),
+    store: opts.store,
+    market: opts.market,
+    venues: () => registry,
+    log: pino({ level: 'silent' }),
+    runnerId: opts.runnerId,
+    takeAllLeases: true,
+    autoRun: true,
+    retryBaseMs: 5,
+    heartbeatMs: 3_600_000,
   });
 }
