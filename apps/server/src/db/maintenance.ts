@@ -1,6 +1,7 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { Database } from './client';
 import { scheduledJobs } from './schema/index';
+import { ScheduledJob } from './scheduled-job';
 
 export const MAINTENANCE_JOB = 'db_maintenance';
 /** How often the maintenance runs (ms): retention, then on PGlite VACUUM and CHECKPOINT. */
@@ -47,48 +48,18 @@ export interface MaintenanceDeps {
  *
  * Every MAINTENANCE_EVERY_MS, claimed in `scheduled_jobs` like the dust job, so one process runs it.
  */
-export class MaintenanceJob {
-  private timer: NodeJS.Timeout | null = null;
-  private first: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-
-  constructor(private readonly deps: MaintenanceDeps) {}
-
-  private now(): number {
-    return this.deps.now?.() ?? Date.now();
+export class MaintenanceJob extends ScheduledJob<MaintenanceResult> {
+  constructor(private readonly deps: MaintenanceDeps) {
+    super({
+      everyMs: CHECK_EVERY_MS,
+      firstMs: FIRST_CHECK_MS,
+      failure: 'database maintenance failed',
+      log: deps.log,
+      now: () => deps.now?.() ?? Date.now(),
+    });
   }
 
-  start(): void {
-    this.timer = setInterval(() => void this.tick(), CHECK_EVERY_MS);
-    this.timer.unref();
-    this.first = setTimeout(() => void this.tick(), FIRST_CHECK_MS);
-    this.first.unref();
-  }
-
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    if (this.first) clearTimeout(this.first);
-    this.timer = null;
-    this.first = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Runs the job if it is due and this process gets the claim; null when not run. */
-  async tick(): Promise<MaintenanceResult | null> {
-    if (this.running) return null;
-    const p = this.claimAndRun();
-    this.running = p;
-    try {
-      return await p;
-    } catch (err) {
-      this.deps.log.error({ err }, 'database maintenance failed');
-      return null;
-    } finally {
-      this.running = null;
-    }
-  }
-
-  private async claimAndRun(): Promise<MaintenanceResult | null> {
+  protected async claimAndRun(): Promise<MaintenanceResult | null> {
     const { db } = this.deps.database;
     const now = new Date(this.now());
     // The first run is due at once: a server restarted every few minutes still gets its maintenance.

@@ -5,10 +5,13 @@ import type { BotRow, BotsRepository } from '../bots.repository';
 import type { BotRunner } from '../runner';
 import type { PendingRepository } from './repository';
 import type { PendingService } from './service';
+import { ScheduledJob } from '../../../db/scheduled-job';
 
 export const DUST_JOB = 'dust_auto_close';
 /** How often a process looks whether the dust run is due (ms); the run itself is every DUST.everyMs. */
 const CHECK_EVERY_MS = 60_000;
+/** From start to the first check (ms). */
+const FIRST_CHECK_MS = 5_000;
 /** A claimed run that has not finished by then (its process died) may be claimed again (ms). */
 const CLAIM_MS = 5 * 60_000;
 
@@ -36,44 +39,18 @@ export interface DustDeps {
  * per run, oldest first, each in the bot's event log. The next run's time is in `scheduled_jobs`, so a
  * restart neither skips nor repeats a run; one process claims each run.
  */
-export class DustJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-
-  constructor(private readonly deps: DustDeps) {}
-
-  private now(): number {
-    return this.deps.now?.() ?? Date.now();
+export class DustJob extends ScheduledJob<DustClosed[]> {
+  constructor(private readonly deps: DustDeps) {
+    super({
+      everyMs: CHECK_EVERY_MS,
+      firstMs: FIRST_CHECK_MS,
+      failure: 'dust auto-close failed',
+      log: deps.log,
+      now: () => deps.now?.() ?? Date.now(),
+    });
   }
 
-  start(): void {
-    this.timer = setInterval(() => void this.tick(), CHECK_EVERY_MS);
-    this.timer.unref();
-    setTimeout(() => void this.tick(), 5_000).unref();
-  }
-
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Runs the job if its run is due and this process gets the claim; returns what it closed. */
-  async tick(): Promise<DustClosed[] | null> {
-    if (this.running) return null;
-    const p = this.claimAndRun();
-    this.running = p;
-    try {
-      return await p;
-    } catch (err) {
-      this.deps.log.error({ err }, 'dust auto-close failed');
-      return null;
-    } finally {
-      this.running = null;
-    }
-  }
-
-  private async claimAndRun(): Promise<DustClosed[] | null> {
+  protected async claimAndRun(): Promise<DustClosed[] | null> {
     const now = new Date(this.now());
     const due = await this.deps.pending.claimJob(DUST_JOB, this.deps.holder, now, DUST.everyMs, CLAIM_MS);
     if (!due) return null;
