@@ -3,8 +3,9 @@ import path from 'node:path';
 import { gridSummary, type GridState } from '@bytx/engine';
 import { describe, expect, it } from 'vitest';
 import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
-import { serverArgs, startServer, type RunningServer } from '../../../e2e/harness';
+import { serverArgs, startServer } from '../../../e2e/harness';
 import { openDatabase } from '../src/db/client';
+import { kill9, seededRandom } from './crash.helpers';
 
 /**
  * Crash safety of the bot runner (DESIGN.md principle 5): the real server runs as a child process
@@ -114,23 +115,12 @@ async function startAndKillAfter(dataDir: string, port: number, ms: number): Pro
   await exited;
 }
 
-function kill9(server: RunningServer): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((r) => server.child.once('exit', () => r()));
-  server.child.kill('SIGKILL');
-  return exited;
-}
-
 describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', () => {
   it(`survives ${KILLS} kills: nothing placed twice, no fill lost, no unknown open order`, async () => {
     const t0 = Date.now();
     let server = await startServer(ENV);
     const dataDir = server.dataDir;
-    let seed = 12345;
-    const rand = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const rand = seededRandom(12345);
     const users: { email: string; token: string }[] = [];
     let p0 = 0;
     let kills = 0;

@@ -1,8 +1,9 @@
 import { BinanceSpotEmulator, FAULT_KINDS, MarketSimulator } from '@bytx/venues';
 import { describe, expect, it } from 'vitest';
 import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
-import { startServer, type RunningServer } from '../../../e2e/harness';
+import { startServer } from '../../../e2e/harness';
 import { openDatabase } from '../src/db/client';
+import { kill9, seededRandom } from './crash.helpers';
 
 /**
  * The live path under faults and crashes (issue 38 #7, the short form): a Grid Bot DCA bot on a live
@@ -41,13 +42,6 @@ async function post(base: string, path: string, body: unknown, token?: string): 
   }
 }
 
-function kill9(server: RunningServer): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((r) => server.child.once('exit', () => r()));
-  server.child.kill('SIGKILL');
-  return exited;
-}
-
 describe('live Binance (emulated) under faults and SIGKILL', () => {
   it(`a Grid Bot DCA survives ${KILLS} kills with 20 % of requests faulted: journal = exchange ledger`, async () => {
     const t0 = Date.now();
@@ -67,11 +61,7 @@ describe('live Binance (emulated) under faults and SIGKILL', () => {
     };
     let server = await startServer(ENV);
     const dataDir = server.dataDir;
-    let seed = 4242;
-    const rand = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const rand = seededRandom(4242);
     // One price for both markets: the platform's (its simulated market data) and the exchange's.
     const setPrice = async (base: string, price: number) => {
       emu.simulator.setPrice(EX, SYM, price);
