@@ -1,3 +1,7 @@
+// One class over ccxt's unified API, ~1,000 lines: every Venue method (orders, lookups, balances, market
+// data, derivatives, addresses) maps one ccxt call. What differs per exchange already lives beside it in
+// exchanges/ (client ids, lookups, errors, precision, positions, deposits, capabilities); the next split,
+// by concern (orders / market data / derivatives), is left to issue 38's remaining work, not done mid-issue.
 import { EXCHANGES } from '@bytx/contract';
 import ccxt from 'ccxt';
 import { isSwapSymbol, marketTypeOf } from './derivatives';
