@@ -77,6 +77,11 @@ const envSchema = z.object({
     .string()
     .regex(/^http:\/\/127\.0\.0\.1:\d{1,5}$/, 'must be http://127.0.0.1:<port>')
     .optional(),
+  /** Tests only: live Bybit connections trade against the Bybit v5 emulator here. Refused in production. */
+  BYBIT_EMULATOR_URL: z
+    .string()
+    .regex(/^http:\/\/127\.0\.0\.1:\d{1,5}$/, 'must be http://127.0.0.1:<port>')
+    .optional(),
   SUPPORT_EMAILS: emailList.default([]),
   LOGO_ALLOWLIST_EMAILS: emailList.default([]),
   /** Who opens /spot and /futuros: `support` (the spec: SUPPORT_EMAILS only) or `all` logged-in users. */
@@ -204,6 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.BINANCE_EMULATOR_URL && e.NODE_ENV === 'production') {
     throw new ConfigError(['BINANCE_EMULATOR_URL: the exchange emulator is refused in production mode']);
+  }
+  if (e.BYBIT_EMULATOR_URL && e.NODE_ENV === 'production') {
+    throw new ConfigError(['BYBIT_EMULATOR_URL: the exchange emulator is refused in production mode']);
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const chain = chainConfig(e, dataDir);

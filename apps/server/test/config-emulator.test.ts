@@ -27,3 +27,19 @@ describe('BINANCE_EMULATOR_URL', () => {
     expect((error as ConfigError).problems.join('\n')).toMatch(/BINANCE_EMULATOR_URL.*production/);
   });
 });
+
+/** BYBIT_EMULATOR_URL (tests only, issue 38 #7): the same rules as Binance's. */
+describe('BYBIT_EMULATOR_URL', () => {
+  it('accepts http://127.0.0.1:<port> outside production, refuses other URLs and production', () => {
+    expect(loadConfig({ BYBIT_EMULATOR_URL: 'http://127.0.0.1:4568' }).BYBIT_EMULATOR_URL).toBe(
+      'http://127.0.0.1:4568',
+    );
+    expect(loadConfig({}).BYBIT_EMULATOR_URL).toBeUndefined();
+    for (const url of ['https://api.bybit.com', 'http://10.0.0.5:80', 'http://127.0.0.1', 'file:///x']) {
+      expect(() => loadConfig({ BYBIT_EMULATOR_URL: url }), url).toThrow(/BYBIT_EMULATOR_URL/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', BYBIT_EMULATOR_URL: 'http://127.0.0.1:4568' })).toThrow(
+      /BYBIT_EMULATOR_URL.*production/,
+    );
+  });
+});

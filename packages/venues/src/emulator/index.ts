@@ -20,3 +20,15 @@ export function binanceEmulatorUrlOptions(baseUrl: string, timeoutMs = 2_000) {
   for (const [k, v] of Object.entries(original)) api[k] = baseUrl + new URL(v).pathname;
   return { timeout: timeoutMs, urls: { api } };
 }
+
+/**
+ * ccxt constructor options that point every bybit API URL at the Bybit v5 emulator (bybit-v5.ts) at
+ * `baseUrl` (`http://127.0.0.1:<port>`; the server's BYBIT_EMULATOR_URL). ccxt's bybit URLs are bare
+ * hosts (`https://api.{hostname}`, paths such as `v5/order/create` appended), so each becomes the base.
+ */
+export function bybitEmulatorUrlOptions(baseUrl: string, timeoutMs = 2_000) {
+  const original = (new ccxt.bybit().urls as { api: Record<string, string> }).api;
+  const api: Record<string, string> = {};
+  for (const k of Object.keys(original)) api[k] = baseUrl;
+  return { timeout: timeoutMs, urls: { api } };
+}

@@ -1,5 +1,6 @@
 import {
   binanceEmulatorUrlOptions,
+  bybitEmulatorUrlOptions,
   CcxtVenue,
   MarketSimulator,
   PaperVenue,
@@ -80,6 +81,13 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
         ...(exchange === 'binance' && ctx.config.BINANCE_EMULATOR_URL
           ? {
               ccxtOptions: binanceEmulatorUrlOptions(ctx.config.BINANCE_EMULATOR_URL),
+              orderPollMs: opts.orderPollMs ?? 1_000,
+            }
+          : {}),
+        // Tests only, likewise: Bybit is the localhost Bybit v5 emulator.
+        ...(exchange === 'bybit' && ctx.config.BYBIT_EMULATOR_URL
+          ? {
+              ccxtOptions: bybitEmulatorUrlOptions(ctx.config.BYBIT_EMULATOR_URL),
               orderPollMs: opts.orderPollMs ?? 1_000,
             }
           : {}),
