@@ -39,6 +39,7 @@ import type {
 import { checkMarketRules, nonNegative, positive, validFill } from '../shared/checks';
 import { StrategyConfigError, failWith } from '../shared/config-error';
 import { beginStep, endStep, nextId, type StepContext } from '../shared/context';
+import { dispatchEvent, eventHandlers, refuseEvent } from '../shared/dispatch';
 import { log, rejectParams } from '../shared/logging';
 import { newOrderRef } from '../shared/orders';
 import { markStopped, markStopping, userStop } from '../shared/stopping';
@@ -345,7 +346,7 @@ export function arbitrageSummary(s: ArbitrageState): ArbitrageSummary {
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepArbitrage(state: ArbitrageState, event: StrategyEvent): StepResult<ArbitrageState> {
   const cx = beginStep(state, event);
-  if (cx.s.status !== 'stopped') handle(cx, event);
+  if (cx.s.status !== 'stopped') dispatchEvent(cx, event, HANDLERS);
   return endStep(cx);
 }
 
@@ -370,60 +371,44 @@ function own(cx: Cx): void {
     };
 }
 
-function handle(cx: Cx, e: StrategyEvent): void {
-  switch (e.type) {
-    case 'tick':
-      onTick(cx, e.price, e.exchange, e.symbol, e.book);
-      return;
-    case 'order_filled':
-      onOrderEvent(cx, e.clientOrderId, (o) => {
-        if (!validFill(e.amount, e.price, e.fee)) return null;
-        o.filled = e.amount;
-        o.avgPrice = e.price;
-        o.fee = e.fee;
-        o.done = true;
-        return OK;
-      });
-      return;
-    case 'order_partially_filled':
-      onOrderEvent(cx, e.clientOrderId, (o) => {
-        if (!validFill(e.filled, e.price, e.fee) || e.filled < o.filled) return null;
-        o.filled = e.filled;
-        o.avgPrice = e.price;
-        o.fee = e.fee;
-        return OK;
-      });
-      return;
-    case 'order_cancelled':
-      onOrderEvent(cx, e.clientOrderId, (o) => {
-        if (e.filled !== undefined && validFill(e.filled, e.price ?? 0, e.fee ?? 0) && e.filled >= o.filled) {
-          o.filled = e.filled;
-          o.avgPrice = e.price ?? o.avgPrice;
-          o.fee = e.fee ?? o.fee;
-        }
-        o.done = true;
-        return o.filled > 0 ? OK : { why: 'cancelled' };
-      });
-      return;
-    case 'order_rejected':
-      onOrderEvent(cx, e.clientOrderId, (o) => {
-        o.done = true;
-        return { why: e.reason, message: e.message };
-      });
-      return;
-    case 'stop':
-      userStop(cx, e.mode, beginStop);
-      return;
-    case 'relocate':
-    case 'set_sl':
-    case 'set_tp_plus':
-    case 'set_ra':
-    case 'liquidated':
-    case 'action':
-      log(cx, 'warn', 'invalid_value', { field: e.type === 'action' ? 'action' : e.type });
-      return;
-  }
-}
+/** Arbitrage takes no action, DCA setting nor liquidation (it trades spot): those log invalid_value. */
+const HANDLERS = eventHandlers<Cx, void>({
+  tick: (cx, e) => onTick(cx, e.price, e.exchange, e.symbol, e.book),
+  filled: (cx, id, amount, price, fee) =>
+    onOrderEvent(cx, id, (o) => {
+      if (!validFill(amount, price, fee)) return null;
+      o.filled = amount;
+      o.avgPrice = price;
+      o.fee = fee;
+      o.done = true;
+      return OK;
+    }),
+  partial: (cx, id, filled, price, fee) =>
+    onOrderEvent(cx, id, (o) => {
+      if (!validFill(filled, price, fee) || filled < o.filled) return null;
+      o.filled = filled;
+      o.avgPrice = price;
+      o.fee = fee;
+      return OK;
+    }),
+  cancelled: (cx, id, filled, price, fee) =>
+    onOrderEvent(cx, id, (o) => {
+      if (filled !== undefined && validFill(filled, price ?? 0, fee ?? 0) && filled >= o.filled) {
+        o.filled = filled;
+        o.avgPrice = price ?? o.avgPrice;
+        o.fee = fee ?? o.fee;
+      }
+      o.done = true;
+      return o.filled > 0 ? OK : { why: 'cancelled' };
+    }),
+  rejected: (cx, id, reason, message) =>
+    onOrderEvent(cx, id, (o) => {
+      o.done = true;
+      return { why: reason, message };
+    }),
+  stop: (cx, mode) => userStop(cx, mode, beginStop),
+  other: refuseEvent,
+});
 
 /** What an order event said: why the order failed (null: it did not), and the venue's message. */
 interface Outcome {

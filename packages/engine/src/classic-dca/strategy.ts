@@ -41,6 +41,7 @@ import { backoffOver, bumpBackoff as bumpBackoffBy, due, pauseBuys, resetBackoff
 import { checkMarketRules, positive, validFill } from '../shared/checks';
 import { StrategyConfigError, failWith } from '../shared/config-error';
 import { beginStep, endStep, nextId, type StepContext } from '../shared/context';
+import { dispatchEvent, eventHandlers } from '../shared/dispatch';
 import { log, logBelowMin, rejectParams } from '../shared/logging';
 import { closeOrder, limitOrder, marketBuy, newOrderRef } from '../shared/orders';
 import {
@@ -458,7 +459,7 @@ const BACKOFF = { firstMs: CLASSIC_FIRST_BACKOFF_MS, maxMs: CLASSIC_MAX_BACKOFF_
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepClassicDca(state: ClassicDcaState, event: StrategyEvent): StepResult<ClassicDcaState> {
   const cx: Cx = beginStep(state, event);
-  if (cx.s.status !== 'stopped' && handle(cx, event)) settle(cx);
+  if (cx.s.status !== 'stopped' && dispatchEvent(cx, event, HANDLERS)) settle(cx);
   return endStep(cx);
 }
 
@@ -468,34 +469,21 @@ function settle(cx: Cx): void {
   else if (cx.s.status === 'stopping') continueStop(cx);
 }
 
-/** Handles one event; false when it changed nothing (unknown order, bad input). */
-function handle(cx: Cx, e: StrategyEvent): boolean {
-  switch (e.type) {
-    case 'tick':
-      return onTick(cx, e.price);
-    case 'order_filled':
-      return onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
-    case 'order_partially_filled':
-      return onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
-    case 'order_cancelled':
-      return onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
-    case 'order_rejected':
-      return onRejected(cx, e.clientOrderId, e.reason, e.message);
-    case 'set_sl':
-      return setStopPrice(cx, 'sl', e.sl);
-    case 'set_tp_plus':
-      return setStopPrice(cx, 'tpPlus', e.tpPlus);
-    case 'stop':
-      return userStop(cx, e.mode, beginStop);
-    case 'action':
-      return onAction(cx, e.name, e.params);
-    case 'liquidated':
-      return onLiquidated(cx, e.price, e.contracts);
-    case 'relocate':
-    case 'set_ra':
-      return false;
-  }
-}
+/** Each handler returns false when the event changed nothing (unknown order, bad input); relocation
+ *  and RA (Grid Bot DCA settings) change nothing here. */
+const HANDLERS = eventHandlers<Cx, boolean>({
+  tick: (cx, e) => onTick(cx, e.price),
+  filled: onFilled,
+  partial: onPartial,
+  cancelled: onCancelled,
+  rejected: onRejected,
+  setSl: (cx, e) => setStopPrice(cx, 'sl', e.sl),
+  setTpPlus: (cx, e) => setStopPrice(cx, 'tpPlus', e.tpPlus),
+  stop: (cx, mode) => userStop(cx, mode, beginStop),
+  action: (cx, e) => onAction(cx, e.name, e.params),
+  liquidated: (cx, e) => onLiquidated(cx, e.price, e.contracts),
+  other: () => false,
+});
 
 /**
  * The venue liquidated the position at `price` (derivatives): the orders are gone (the runner delivered

@@ -39,6 +39,7 @@ import type {
   StrategyCommand,
   StrategyEvent,
 } from '../strategy';
+import { dispatchEvent, eventHandlers } from '../shared/dispatch';
 
 /**
  * Open orders one bot may hold: its waiting buys plus its open lots (each with one take-profit sell).
@@ -403,59 +404,41 @@ export function stepDca(state: DcaState, event: StrategyEvent): StepResult<DcaSt
   const s: DcaState = { ...state };
   const ts = 'ts' in event && typeof event.ts === 'number' ? event.ts : (s.lastTs ?? 0);
   const cx: Cx = { s, cmds: [], places: [], ts, owned: false, ownedBuys: false };
-  if (s.status !== 'stopped') handle(cx, event);
+  if (s.status !== 'stopped') dispatchEvent(cx, event, HANDLERS);
   else if (event.type === 'action') refuseWhenStopped(cx, event);
   const commands = cx.places.length === 0 ? cx.cmds : cx.cmds.concat(cx.places);
   return { state: s, commands };
 }
 
-function handle(cx: Cx, e: StrategyEvent): void {
-  const s = cx.s;
-  switch (e.type) {
-    case 'tick':
-      onTick(cx, e.price);
-      return;
-    case 'order_filled':
-      onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
-      return;
-    case 'order_partially_filled':
-      onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_cancelled':
-      onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_rejected':
-      onRejected(cx, e.clientOrderId, e.reason, e.message);
-      return;
-    case 'relocate':
-      relocate(cx, 'relocated');
-      return;
-    case 'set_sl':
-      if (e.sl !== null && !positive(e.sl)) return log(cx, 'warn', 'invalid_value', { field: 'sl' });
-      s.config = { ...s.config, sl: e.sl };
-      log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
-      return;
-    case 'set_tp_plus':
-      if (e.tpPlus !== null && !positive(e.tpPlus))
-        return log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
-      s.config = { ...s.config, tpPlus: e.tpPlus };
-      log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
-      return;
-    case 'set_ra':
-      s.config = { ...s.config, raEnabled: Boolean(e.enabled) };
-      log(cx, 'info', 'ra_set', { enabled: s.config.raEnabled ? 1 : 0 });
-      return;
-    case 'stop':
-      beginStop(cx, e.mode, e.mode === 'close_market' ? 'user_close_market' : 'user_cancel_only');
-      return;
-    case 'action':
-      onAction(cx, e);
-      return;
-    case 'liquidated':
-      onLiquidated(cx, e.price, e.contracts);
-      return;
-  }
-}
+/** The Grid Bot DCA takes every event. */
+const HANDLERS = eventHandlers<Cx, void>({
+  tick: (cx, e) => onTick(cx, e.price),
+  filled: onFilled,
+  partial: onPartial,
+  cancelled: onCancelled,
+  rejected: onRejected,
+  relocate: (cx) => relocate(cx, 'relocated'),
+  setSl: (cx, e) => {
+    if (e.sl !== null && !positive(e.sl)) return log(cx, 'warn', 'invalid_value', { field: 'sl' });
+    cx.s.config = { ...cx.s.config, sl: e.sl };
+    log(cx, 'info', 'sl_set', { sl: e.sl ?? '' });
+  },
+  setTpPlus: (cx, e) => {
+    if (e.tpPlus !== null && !positive(e.tpPlus))
+      return log(cx, 'warn', 'invalid_value', { field: 'tp_plus' });
+    cx.s.config = { ...cx.s.config, tpPlus: e.tpPlus };
+    log(cx, 'info', 'tp_plus_set', { tp_plus: e.tpPlus ?? '' });
+  },
+  setRa: (cx, e) => {
+    cx.s.config = { ...cx.s.config, raEnabled: Boolean(e.enabled) };
+    log(cx, 'info', 'ra_set', { enabled: cx.s.config.raEnabled ? 1 : 0 });
+  },
+  stop: (cx, mode) => beginStop(cx, mode, mode === 'close_market' ? 'user_close_market' : 'user_cancel_only'),
+  action: onAction,
+  liquidated: (cx, e) => onLiquidated(cx, e.price, e.contracts),
+  // Every event has its handler above.
+  other: () => undefined,
+});
 
 /**
  * The venue liquidated the position at `price` (derivatives): the orders are gone (the runner delivered

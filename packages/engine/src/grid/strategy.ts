@@ -41,6 +41,7 @@ import type {
 import { nonNegative, positive, validFill } from '../shared/checks';
 import { StrategyConfigError, failWith } from '../shared/config-error';
 import { beginStep, endStep, nextId, noteQuietTick, type StepContext } from '../shared/context';
+import { dispatchEvent, eventHandlers, refuseEvent } from '../shared/dispatch';
 import { log, logBelowMin, rejectParams } from '../shared/logging';
 import { newOrderRef } from '../shared/orders';
 import { markStopped, markStopping, userStop } from '../shared/stopping';
@@ -286,7 +287,7 @@ function sellPriceOf(s: GridState, slot: GridSlot): number {
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepGrid(state: GridState, event: StrategyEvent): StepResult<GridState> {
   const cx = beginStep(state, event);
-  if (cx.s.status !== 'stopped') handle(cx, event);
+  if (cx.s.status !== 'stopped') dispatchEvent(cx, event, HANDLERS);
   return endStep(cx);
 }
 
@@ -305,38 +306,17 @@ function own(cx: Cx): void {
   if (s.profitBuy) s.profitBuy = { ...s.profitBuy };
 }
 
-function handle(cx: Cx, e: StrategyEvent): void {
-  switch (e.type) {
-    case 'tick':
-      onTick(cx, e.price);
-      return;
-    case 'order_filled':
-      onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
-      return;
-    case 'order_partially_filled':
-      onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_cancelled':
-      onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_rejected':
-      onRejected(cx, e.clientOrderId, e.reason, e.message);
-      return;
-    case 'stop':
-      userStop(cx, e.mode, beginStop);
-      return;
-    case 'liquidated':
-      onLiquidated(cx, e.price, e.contracts);
-      return;
-    case 'relocate':
-    case 'set_sl':
-    case 'set_tp_plus':
-    case 'set_ra':
-    case 'action':
-      log(cx, 'warn', 'invalid_value', { field: e.type === 'action' ? 'action' : e.type });
-      return;
-  }
-}
+/** The Grid bot takes no action nor DCA setting: those log invalid_value. */
+const HANDLERS = eventHandlers<Cx, void>({
+  tick: (cx, e) => onTick(cx, e.price),
+  filled: onFilled,
+  partial: onPartial,
+  cancelled: onCancelled,
+  rejected: onRejected,
+  stop: (cx, mode) => userStop(cx, mode, beginStop),
+  liquidated: (cx, e) => onLiquidated(cx, e.price, e.contracts),
+  other: refuseEvent,
+});
 
 // --- ticks -----------------------------------------------------------------------------------------
 

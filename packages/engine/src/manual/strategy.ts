@@ -27,6 +27,7 @@ import type {
 import { checkMarketRules, nonNegative, positive, validFill } from '../shared/checks';
 import { StrategyConfigError, failWith } from '../shared/config-error';
 import { beginStep, endStep, nextId, noteQuietTick, type StepContext } from '../shared/context';
+import { dispatchEvent, eventHandlers, refuseEvent } from '../shared/dispatch';
 import { log, rejectParams } from '../shared/logging';
 import { markStopped, markStopping, userStop } from '../shared/stopping';
 import { recordTrade, roundPnl } from '../shared/trades';
@@ -185,46 +186,23 @@ export function manualSummary(s: ManualState): ManualSummary {
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepManual(state: ManualState, event: StrategyEvent): StepResult<ManualState> {
   const cx = beginStep(state, event);
-  handle(cx, event);
+  // A stopped order has nothing open (the stop waits for every answer): replays change nothing.
+  if (cx.s.status !== 'stopped') dispatchEvent(cx, event, HANDLERS);
   return endStep(cx);
 }
 
-function handle(cx: Cx, e: StrategyEvent): void {
-  // A stopped order has nothing open (the stop waits for every answer): replays change nothing.
-  if (cx.s.status === 'stopped') return;
-  switch (e.type) {
-    case 'tick':
-      onTick(cx, e.price);
-      return;
-    case 'action':
-      onAction(cx, e.name, e.params);
-      return;
-    case 'order_filled':
-      onFill(cx, e.clientOrderId, e.amount, e.price, e.fee, true);
-      return;
-    case 'order_partially_filled':
-      onFill(cx, e.clientOrderId, e.filled, e.price, e.fee, false);
-      return;
-    case 'order_cancelled':
-      onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_rejected':
-      onRejected(cx, e.clientOrderId, e.reason, e.message);
-      return;
-    case 'stop':
-      userStop(cx, e.mode, beginStop);
-      return;
-    case 'liquidated':
-      onLiquidated(cx, e.price, e.contracts);
-      return;
-    case 'relocate':
-    case 'set_sl':
-    case 'set_tp_plus':
-    case 'set_ra':
-      log(cx, 'warn', 'invalid_value', { field: e.type });
-      return;
-  }
-}
+/** The DCA settings log invalid_value. */
+const HANDLERS = eventHandlers<Cx, void>({
+  tick: (cx, e) => onTick(cx, e.price),
+  action: (cx, e) => onAction(cx, e.name, e.params),
+  filled: (cx, id, amount, price, fee) => onFill(cx, id, amount, price, fee, true),
+  partial: (cx, id, filled, price, fee) => onFill(cx, id, filled, price, fee, false),
+  cancelled: onCancelled,
+  rejected: onRejected,
+  stop: (cx, mode) => userStop(cx, mode, beginStop),
+  liquidated: (cx, e) => onLiquidated(cx, e.price, e.contracts),
+  other: refuseEvent,
+});
 
 // --- ticks and the stop loss -------------------------------------------------------------------------
 

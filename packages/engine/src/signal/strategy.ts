@@ -25,6 +25,7 @@ import type {
 import { checkMarketRules, positive, validFill } from '../shared/checks';
 import { StrategyConfigError, failWith } from '../shared/config-error';
 import { beginStep, endStep, nextId, noteQuietTick, type StepContext } from '../shared/context';
+import { dispatchEvent, eventHandlers, refuseEvent } from '../shared/dispatch';
 import { log, rejectParams } from '../shared/logging';
 import { newOrderRef } from '../shared/orders';
 import { markStopped, markStopping, userStop } from '../shared/stopping';
@@ -135,50 +136,31 @@ function pendingSellBase(s: SignalState): bigint {
 /** Applies one event. Never mutates `state`; the same state and event always give the same result. */
 export function stepSignal(state: SignalState, event: StrategyEvent): StepResult<SignalState> {
   const cx = beginStep(state, event);
-  handle(cx, event);
+  if (cx.s.status !== 'stopped') dispatchEvent(cx, event, HANDLERS);
+  // A stopped bot still answers a signal (onSignal logs it as skipped); it ignores everything else.
+  else if (event.type === 'action' && event.name === SIGNAL_ACTION) onSignal(cx, event.params);
   return endStep(cx);
 }
 
-function handle(cx: Cx, e: StrategyEvent): void {
-  const stopped = cx.s.status === 'stopped';
-  switch (e.type) {
-    case 'tick':
-      if (!stopped && positive(e.price)) {
-        cx.s.lastPrice = e.price;
-        cx.s.lastTs = cx.ts;
-      }
-      return;
-    case 'action':
-      if (e.name !== SIGNAL_ACTION) {
-        if (!stopped) log(cx, 'warn', 'invalid_value', { field: 'action' });
-        return;
-      }
-      onSignal(cx, e.params);
-      return;
-    case 'order_filled':
-      if (!stopped) onFilled(cx, e.clientOrderId, e.amount, e.price, e.fee);
-      return;
-    case 'order_partially_filled':
-      if (!stopped) onPartial(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_cancelled':
-      if (!stopped) onCancelled(cx, e.clientOrderId, e.filled, e.price, e.fee);
-      return;
-    case 'order_rejected':
-      if (!stopped) onRejected(cx, e.clientOrderId, e.reason, e.message);
-      return;
-    case 'stop':
-      if (!stopped) userStop(cx, e.mode, beginStop);
-      return;
-    case 'relocate':
-    case 'set_sl':
-    case 'set_tp_plus':
-    case 'set_ra':
-    case 'liquidated':
-      if (!stopped) log(cx, 'warn', 'invalid_value', { field: e.type });
-      return;
-  }
-}
+/** A signal action; the settings of other kinds and liquidation (it trades spot) log invalid_value. */
+const HANDLERS = eventHandlers<Cx, void>({
+  tick: (cx, e) => {
+    if (positive(e.price)) {
+      cx.s.lastPrice = e.price;
+      cx.s.lastTs = cx.ts;
+    }
+  },
+  action: (cx, e) => {
+    if (e.name !== SIGNAL_ACTION) log(cx, 'warn', 'invalid_value', { field: 'action' });
+    else onSignal(cx, e.params);
+  },
+  filled: onFilled,
+  partial: onPartial,
+  cancelled: onCancelled,
+  rejected: onRejected,
+  stop: (cx, mode) => userStop(cx, mode, beginStop),
+  other: refuseEvent,
+});
 
 // --- signals -----------------------------------------------------------------------------------------
 
