@@ -56,7 +56,7 @@ const GROUP_COMMIT = process.env.GROUP_COMMIT !== '0';
  * The runner's store in memory: same contract as GroupCommitStore (writes applied in the order they are
  * made, `flushed`), so the runner follows the same rules on it as on the databases.
  */
-class MemoryStore implements RunnerStore {
+export class MemoryStore implements RunnerStore {
   async flushed() {}
   bots = new Map<string, BotRow>();
   orders = new Map<string, BotOrderRow>();
@@ -116,13 +116,13 @@ class MemoryStore implements RunnerStore {
   async releaseLeases() {}
 }
 
-const pct = (sorted: number[], p: number) =>
+export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 type Scenario = 'stress' | 'market';
 
 /** Seeded standard normal draws (Box-Muller over mulberry32), so runs are repeatable. */
-function normals(seed: number) {
+export function normals(seed: number) {
   let a = seed >>> 0;
   const uniform = () => {
     a = (a + 0x6d2b79f5) >>> 0;
