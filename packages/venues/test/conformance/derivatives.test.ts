@@ -1,0 +1,85 @@
+import ccxt from 'ccxt';
+import { describe, expect, it } from 'vitest';
+import { exchangeCapabilities } from '../../src/exchanges/capabilities';
+import { replay } from './replay';
+import { expectRefused, near, onReplay, TIER } from './tier';
+
+/**
+ * Conformance tier (issue 38 point 6), perpetual swaps: the funding rate (a fraction, and when it is
+ * charged next) and the leverage (set, then read back) from recorded replies (fixtures/<exchange>.ts)
+ * through the real CcxtVenue + ccxt. Where the exchange does not offer a call the platform refuses it
+ * before asking (UnsupportedFeatureError), as the capability table (docs/exchanges.md) says.
+ * Positions have their own files (positions.test.ts, positions-okx.test.ts).
+ */
+
+const swapSymbol = (s: Record<string, unknown> | undefined): string =>
+  typeof s?.symbol === 'string' ? s.symbol : 'BTC/USDT:USDT';
+
+/** ccxt's own `has` of the exchange's swap API (what capabilities.ts derives the table from). */
+function has(ccxtId: string, what: string): boolean {
+  const Ctor = (ccxt as unknown as Record<string, new () => { has: Record<string, unknown> }>)[ccxtId]!;
+  return Boolean(new Ctor().has[what]);
+}
+
+describe('conformance: funding rate (fraction; next funding time)', () => {
+  for (const [exchange, fx] of TIER) {
+    if (fx.funding) {
+      const c = fx.funding;
+      it(`${exchange}: ${c.source}`, async () => {
+        const r = replay(exchange, fx, c.replies);
+        const symbol = c.symbol ?? swapSymbol(fx.swap);
+        const f = await onReplay(r, () => r.venue.fetchFundingRate(symbol));
+        expect(f.symbol).toBe(symbol);
+        near(f.rate, c.expect.rate, 'rate (fraction)');
+        expect(Math.abs(f.rate), 'a fraction, not percent').toBeLessThan(0.05);
+        expect(f.nextFundingTime, 'next funding time (ms)').toBe(c.expect.nextFundingTime);
+      });
+    } else if (fx.refused?.funding) {
+      it(`${exchange}: refused (${fx.refused.funding})`, async () => {
+        expect(has(fx.ccxtId, 'fetchFundingRate'), 'ccxt has no funding-rate call').toBe(false);
+        const r = replay(exchange, fx, []);
+        await expectRefused(r, () => r.venue.fetchFundingRate(swapSymbol(fx.swap)));
+      });
+    }
+  }
+});
+
+describe('conformance: leverage (set, read back)', () => {
+  for (const [exchange, fx] of TIER) {
+    const cap = exchangeCapabilities().find((x) => x.exchange === exchange)!;
+    if (fx.setLeverage) {
+      const c = fx.setLeverage;
+      it(`${exchange} set ${c.leverage}x: ${c.source}`, async () => {
+        expect(cap.leverage, 'the capability table says: leverage').toBe(true);
+        const r = replay(exchange, fx, c.replies);
+        const symbol = c.symbol ?? swapSymbol(fx.swap);
+        const got = await onReplay(r, () => r.venue.setLeverage(c.leverage, symbol));
+        expect(got).toBe(c.expect);
+        expect(
+          r.calls.some((k) => !k.startsWith('GET')),
+          'the leverage was sent',
+        ).toBe(true);
+      });
+    } else if (fx.refused?.setLeverage) {
+      it(`${exchange} set: refused (${fx.refused.setLeverage})`, async () => {
+        expect(cap.leverage, 'the capability table says: no leverage').toBe(false);
+        const r = replay(exchange, fx, []);
+        await expectRefused(r, () => r.venue.setLeverage(2, swapSymbol(fx.swap)));
+      });
+    }
+    if (fx.fetchLeverage) {
+      const c = fx.fetchLeverage;
+      it(`${exchange} read: ${c.source}`, async () => {
+        const r = replay(exchange, fx, c.replies);
+        const got = await onReplay(r, () => r.venue.fetchLeverage(c.symbol ?? swapSymbol(fx.swap)));
+        expect(got).toBe(c.expect);
+      });
+    } else if (fx.refused?.fetchLeverage) {
+      it(`${exchange} read: refused (${fx.refused.fetchLeverage})`, async () => {
+        expect(has(fx.ccxtId, 'fetchLeverage'), 'ccxt has no leverage read').toBe(false);
+        const r = replay(exchange, fx, []);
+        await expectRefused(r, () => r.venue.fetchLeverage(swapSymbol(fx.swap)));
+      });
+    }
+  }
+});
