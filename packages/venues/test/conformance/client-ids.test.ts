@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CcxtVenue, clientIdRule, clientOrderIdFor } from '../../src/index';
+import { RECORDED_MARKETS } from './ccxt-static-markets';
 
 /**
  * Issue 38 point 1: what ccxt puts on the wire when the venue places a bot's order. The request is
  * captured at ccxt's HTTP boundary (fetchImplementation) and must carry the client id in the field and
  * the form the exchange's API documentation gives (links in src/exchanges/client-ids.ts). The markets
- * are given to ccxt directly (one spot market in ccxt's unified shape, with the exchange's market id),
- * so the only request made is the create itself. Nothing here touches the internet.
+ * are given to ccxt directly, so the only request made is the create itself: the market as ccxt
+ * recorded it (ccxt-static-markets.ts, from ccxt's ts/src/test/static/markets/) where that file has a
+ * usable one; for Binance (whose stored file is in an older precision mode) one spot market built in
+ * ccxt's unified shape with the exchange's market id. Nothing here touches the internet.
  */
 
 const BOT = 'b3f2a8c1e7b4d4e2a9c1f';
@@ -148,6 +151,12 @@ function fieldsOf(url: URL, body: string): Record<string, unknown> {
   return { ...out, ...Object.fromEntries(new URLSearchParams(body)) };
 }
 
+/** The recorded market of the case's symbol, else one built in ccxt's unified shape (precision in the
+ * exchange's own precision mode). */
+function marketFor(exchange: string, mode: number, c: Case): unknown {
+  return RECORDED_MARKETS[exchange]?.[c.symbol] ?? unifiedMarket(mode, c);
+}
+
 /** One spot market in ccxt's unified shape, precision in the exchange's own precision mode. */
 function unifiedMarket(mode: number, c: Case) {
   const [base, quote] = c.symbol.split('/') as [string, string];
@@ -199,7 +208,9 @@ describe('client ids on the wire: ccxt sends each exchange its documented field 
       });
       const cx = (v as unknown as { ccxt: { precisionMode: number; setMarkets: (m: unknown[]) => void } })
         .ccxt;
-      cx.setMarkets([unifiedMarket(cx.precisionMode, c)]);
+      const market = marketFor(exchange, cx.precisionMode, c) as { id: string };
+      expect(market.id).toBe(c.marketId);
+      cx.setMarkets([market]);
       const expected = clientOrderIdFor(exchange, BOT, SEQ);
       expect(expected).toMatch(clientIdRule(exchange).pattern);
       await v

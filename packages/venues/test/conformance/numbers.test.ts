@@ -12,6 +12,7 @@ import {
   stepAt,
   TICK_SIZE,
 } from '../../src/exchanges/precision';
+import { BITFINEX, KRAKEN } from './ccxt-static-markets';
 
 /**
  * Conformance, issue 38 point 4 (numbers read exactly). Real payloads replayed through ccxt and our
@@ -20,7 +21,8 @@ import {
 
 /**
  * Kraken QueryOrders, "closed market order": ccxt's recorded response
- * (ccxt/ccxt ts/src/test/static/response/kraken.json, fetchOrder). ccxt hands the fee through as the
+ * (ccxt/ccxt ts/src/test/static/response/kraken.json @ 0621cdc032679f13075cb28fbdb7e6c96a959552,
+ * fetchOrder "closed market order", its httpResponse as recorded). ccxt hands the fee through as the
  * string "0.018475" (its parsedResponse shows `fee.cost: "0.018475"`).
  */
 const KRAKEN_CLOSED_MARKET_ORDER = {
@@ -60,69 +62,13 @@ const KRAKEN_CLOSED_MARKET_ORDER = {
 };
 
 /**
- * Kraken's LTC/USDT market in ccxt's unified form, as ccxt's static markets file writes Kraken pairs
- * (ts/src/test/static/markets/kraken.json: TICK_SIZE, lot_decimals 8, pair_decimals 2).
+ * Markets as ccxt recorded them (ccxt-static-markets.ts: ts/src/test/static/markets/kraken.json and
+ * bitfinex.json in the ccxt repository, commits named there). Bitfinex's are in significant digits
+ * (`precision: {amount: 8, price: 5}`).
  */
-const KRAKEN_LTC_USDT = {
-  id: 'LTCUSDT',
-  symbol: 'LTC/USDT',
-  base: 'LTC',
-  quote: 'USDT',
-  baseId: 'XLTC',
-  quoteId: 'USDT',
-  active: true,
-  type: 'spot',
-  spot: true,
-  swap: false,
-  future: false,
-  option: false,
-  margin: true,
-  contract: false,
-  precision: { amount: 1e-8, price: 0.01 },
-  limits: { amount: { min: 0.05 }, price: { min: 0.01 }, cost: {}, leverage: { min: 1, max: 3 } },
-  taker: 0.0026,
-  maker: 0.0016,
-  info: { altname: 'LTCUSDT', wsname: 'LTC/USDT', lot_decimals: '8', pair_decimals: '2', tick_size: '0.01' },
-};
-
-/**
- * Bitfinex markets from ccxt's static markets file (ts/src/test/static/markets/bitfinex.json):
- * precisionMode SIGNIFICANT_DIGITS, `precision: {amount: 8, price: 5}`.
- */
-const BITFINEX_BTC_USD = {
-  id: 'tBTCUSD',
-  symbol: 'BTC/USD',
-  base: 'BTC',
-  quote: 'USD',
-  baseId: 'fBTC',
-  quoteId: 'fUSD',
-  type: 'spot',
-  spot: true,
-  margin: true,
-  swap: false,
-  future: false,
-  option: false,
-  active: true,
-  contract: false,
-  taker: 0.002,
-  maker: 0.001,
-  precision: { amount: 8, price: 5 },
-  limits: {
-    leverage: { min: null, max: null },
-    amount: { min: 0.00004, max: 2000 },
-    price: { min: 1e-8, max: null },
-    cost: { min: null, max: null },
-  },
-  info: [null, null, null, '0.00004', '2000.0', null, null, null, 0.1, 0.05, null, null],
-};
-const BITFINEX_LTC_USD = {
-  ...BITFINEX_BTC_USD,
-  id: 'tLTCUSD',
-  symbol: 'LTC/USD',
-  base: 'LTC',
-  baseId: 'fLTC',
-  limits: { ...BITFINEX_BTC_USD.limits, amount: { min: 0.04, max: 5000 } },
-};
+const KRAKEN_LTC_USDT = KRAKEN['LTC/USDT'];
+const BITFINEX_BTC_USD = BITFINEX['BTC/USD'];
+const BITFINEX_LTC_USD = BITFINEX['LTC/USD'];
 
 function json(body: unknown): Promise<Response> {
   return Promise.resolve(
