@@ -151,7 +151,7 @@ describe('first page split', () => {
   });
 
   it(
-    'builds a first script without React DOM, charts, viem, zod, floating parts or other pages',
+    'builds a first script on React DOM without charts, viem, zod, floating parts or other pages',
     { timeout: 180_000 },
     async () => {
       const out = (await build({
@@ -192,11 +192,9 @@ describe('first page split', () => {
           /node_modules\/(@floating-ui\/[^/]+|react-remove-scroll|react-transition-group)\//.test(id),
         ),
       ).toEqual([]);
-      // The build renders with Preact's compat layer, not React DOM (docs/web-shell.md "The runtime").
-      if (process.env.WEB_RUNTIME !== 'react') {
-        expect(rendered.filter((id) => /node_modules\/(react|react-dom|scheduler)\//.test(id))).toEqual([]);
-        expect(rendered.some((id) => /node_modules\/preact\/compat\//.test(id))).toBe(true);
-      }
+      // The build renders with React DOM itself (docs/web-shell.md "The runtime"), no compatibility layer.
+      expect(rendered.some((id) => /node_modules\/react-dom\//.test(id))).toBe(true);
+      expect(rendered.filter((id) => /node_modules\/preact\//.test(id))).toEqual([]);
       expect(rendered.filter((id) => /@mantine\/notifications\/esm\/Notifications\.mjs$/.test(id))).toEqual(
         [],
       );
