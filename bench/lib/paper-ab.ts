@@ -7,8 +7,9 @@
 //   node --import tsx bench/lib/paper-ab.ts <treeA> <treeB> [pairs=2]
 //   (STORES=memory,pglite SCENARIO=stress BOTS=10000 TICKS=10)
 //
-// Prints one JSON line per run (`@@ab `) and a summary of medians, B / A.
-import { execFile } from 'node:child_process';
+// Prints one JSON line per run (`@@ab `) and the medians, B / A, and writes them as a section of the
+// bench/RESULTS.md beside this file (AB_TITLE, AB_NOTE).
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,14 +85,64 @@ const median = (xs: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+const MEASURES = [
+  ['p99', 'p99 tick → decision ms'],
+  ['orderP99', 'fill p99 ms'],
+  ['cpuPct', 'CPU %'],
+  ['rssMb', 'peak RSS MB'],
+] as const;
+const summary: string[] = [];
+let worst = 0;
 for (const store of stores) {
   const of = (tree: 'A' | 'B', k: keyof Result) =>
     median(runs.filter((x) => x.tree === tree && x.store === store).map((x) => x.r[k]));
-  const line = (['p99', 'orderP99', 'cpuPct', 'rssMb'] as const)
-    .map(
-      (k) =>
-        `${k} A ${of('A', k).toFixed(2)} B ${of('B', k).toFixed(2)} B/A ×${(of('B', k) / of('A', k)).toFixed(3)}`,
-    )
-    .join(' | ');
-  console.log(`summary ${store}: ${line}`);
+  for (const [k, name] of MEASURES) {
+    const ratio = of('B', k) / of('A', k);
+    worst = Math.max(worst, ratio);
+    summary.push(
+      `| ${store} | ${name} | ${of('A', k).toFixed(k === 'p99' ? 3 : 1)} | ${of('B', k).toFixed(k === 'p99' ? 3 : 1)} | ×${ratio.toFixed(3)} |`,
+    );
+  }
 }
+console.log(summary.join('\n'));
+
+// The section in the RESULTS.md next to this file (AB_TITLE names it; AB_NOTE adds a paragraph).
+const commit = (tree: string) =>
+  execFileSync('git', ['-C', tree, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 90);
+const loads = runs.map((x) => x.load1);
+const markdown = [
+  `The 10,000-bot paper runner bench (bench/bots.bench.ts, ${scenario} scenario, ${ticks} measured rounds after 1 warm-up, one`,
+  'configuration per process as `npm run bench` runs it; PGlite seeded by one process and measured by the next) on two',
+  'checkouts in git worktrees, each with its own bench file (the same in both) and packages, run alternately',
+  `(A B A B..., ${pairs} pairs per store) in one session by \`bench/lib/paper-ab.ts\`, so the machine's drift falls on both:`,
+  `A = \`${commit(treeA)}\`,`,
+  `B = \`${commit(treeB)}\`.`,
+  `Load average (1 min) at the runs' starts: ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)} (2 cores, shared with other work).`,
+  ...(process.env.AB_NOTE ? ['', process.env.AB_NOTE] : []),
+  '',
+  '| pair | tree | store | load | p50 ms | p99 ms | fill p99 ms | fill → order sent p99 ms | CPU | peak RSS MB | setup s |',
+  '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...runs.map(
+    (x, i) =>
+      `| ${Math.floor(i / (2 * stores.length))} | ${x.tree} | ${x.store} | ${x.load1.toFixed(1)} | ${x.r.p50.toFixed(3)} | ${x.r.p99.toFixed(3)} | ${x.r.orderP99.toFixed(1)} | ${x.r.sendP99.toFixed(1)} | ${x.r.cpuPct.toFixed(0)}% | ${x.r.rssMb.toFixed(0)} | ${x.r.setupS.toFixed(1)} |`,
+  ),
+  '',
+  'Medians per checkout, B / A:',
+  '',
+  '| store | measure | A | B | B / A |',
+  '| --- | --- | ---: | ---: | ---: |',
+  ...summary,
+  '',
+  `Largest ratio B / A: ×${worst.toFixed(3)}: ${worst <= 1.05 ? 'within' : 'NOT within'} 5 %.`,
+].join('\n');
+const title = process.env.AB_TITLE ?? 'Paper path A/B: 10,000 bots on two checkouts';
+const file = path.join(import.meta.dirname, '..', 'RESULTS.md');
+const text = fs.readFileSync(file, 'utf8');
+const at = text.indexOf(`\n## ${title}\n`);
+const section = `\n## ${title}\n\n${markdown}\n`;
+if (at < 0) fs.writeFileSync(file, text + section);
+else {
+  const end = text.indexOf('\n## ', at + 1);
+  fs.writeFileSync(file, text.slice(0, at) + section + (end < 0 ? '' : text.slice(end)));
+}
+console.log(`wrote '${title}' into ${file}`);
