@@ -1,11 +1,22 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { InsufficientFundsError, InvalidOrderError, OrderNotFoundError } from '../errors';
 import { MemoryPaperStore, PaperVenue } from '../paper-venue';
 import { MarketSimulator, SimulatedMarketData } from '../simulator';
 import type { Market, Order } from '../types';
+import { BinanceUsdmHandler, USDM_ORDER_PATH } from './binance-usdm';
 import { DEFAULT_FAULT_SETTINGS, FaultPlan, type FaultKind, type FaultSettings } from './faults';
+import {
+  BinanceError,
+  authenticate,
+  dec,
+  floorTo,
+  readBody,
+  send,
+  skewError,
+  type LedgerEntry,
+  type Security,
+} from './http';
 
 /**
  * A localhost Binance spot REST server (the subset ccxt's `binance` calls for the platform's Venue
@@ -25,6 +36,8 @@ export interface BinanceEmulatorOptions {
   secret?: string;
   /** The account's starting balances (default 10,000 USDT). */
   initialBalances?: Record<string, number>;
+  /** The USDⓈ-M futures wallet's starting balances (default PaperVenue's: 10,000 USDT, 0.1 BTC, 3 ETH). */
+  initialFuturesBalances?: Record<string, number>;
   /** Seed of the random faults (replayable runs). */
   seed?: number;
   faults?: Partial<FaultSettings>;
@@ -50,35 +63,8 @@ interface EmuOrder {
   unknownLookups: number;
 }
 
-/** What the exchange holds of an order, for the crash test's ledger comparison. */
-export interface LedgerEntry {
-  orderId: string;
-  clientOrderId: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  amount: number;
-  filled: number;
-  status: 'open' | 'closed' | 'canceled';
-}
-
-class BinanceError extends Error {
-  constructor(
-    readonly http: number,
-    readonly code: number,
-    msg: string,
-  ) {
-    super(msg);
-  }
-}
-
 /** Our order state in Binance's words (ORDER_STATUS). */
 type BinanceStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
-
-const dec = (v: number): string => {
-  if (!Number.isFinite(v)) return '0';
-  // Up to 8 decimals (Binance's spot precision), trailing zeros kept as Binance sends them.
-  return v.toFixed(8);
-};
 
 export class BinanceSpotEmulator {
   readonly simulator: MarketSimulator;
@@ -101,6 +87,8 @@ export class BinanceSpotEmulator {
   private readonly orders = new Map<number, EmuOrder>();
   private readonly byClientId = new Map<string, number>();
   private nextOrderId = 1_000_001;
+  /** The USDⓈ-M futures REST (/fapi) on the same account, server, clock and faults. */
+  readonly usdm: BinanceUsdmHandler;
   private port = 0;
 
   constructor(opts: BinanceEmulatorOptions = {}) {
@@ -114,6 +102,16 @@ export class BinanceSpotEmulator {
       feed: new SimulatedMarketData(this.simulator, 'binance'),
       store: new MemoryPaperStore(),
       ...(opts.initialBalances ? { initialBalances: opts.initialBalances } : {}),
+      ...(opts.initialFuturesBalances ? { initialDerivativesBalances: opts.initialFuturesBalances } : {}),
+    });
+    this.usdm = new BinanceUsdmHandler({
+      simulator: this.simulator,
+      venue: this.venue,
+      settings: this.settings,
+      now: () => this.now(),
+      onDuplicate: () => {
+        this.duplicateAttempts += 1;
+      },
     });
     this.server = createServer((req, res) => {
       void this.handle(req, res);
@@ -179,9 +177,10 @@ export class BinanceSpotEmulator {
       });
       o.legs.push(leg.id);
     }
+    await this.usdm.releaseWithheld();
   }
 
-  /** Every order the exchange holds, with its fill. */
+  /** Every order the exchange holds (spot, then USDⓈ-M futures), with its fill. */
   async ledger(): Promise<LedgerEntry[]> {
     const out: LedgerEntry[] = [];
     for (const o of this.orders.values()) {
@@ -190,6 +189,7 @@ export class BinanceSpotEmulator {
         orderId: String(o.orderId),
         clientOrderId: o.clientOrderId,
         symbol: o.symbol,
+        market: 'spot',
         side: o.side,
         amount: o.amount,
         filled: v.filled,
@@ -201,7 +201,7 @@ export class BinanceSpotEmulator {
               : 'open',
       });
     }
-    return out;
+    return [...out, ...(await this.usdm.ledger())];
   }
 
   private now(): number {
@@ -216,7 +216,8 @@ export class BinanceSpotEmulator {
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', this.baseUrl);
       const method = req.method ?? 'GET';
-      const isCreate = method === 'POST' && url.pathname === '/api/v3/order';
+      const isCreate =
+        method === 'POST' && (url.pathname === '/api/v3/order' || url.pathname === USDM_ORDER_PATH);
       const fault = this.faults.next(isCreate);
       this.requestLog.push({ method, path: url.pathname, fault });
       if (this.requestLog.length > 200) this.requestLog.shift();
@@ -236,12 +237,23 @@ export class BinanceSpotEmulator {
       const query = url.search.length > 1 ? url.search.slice(1) : '';
       const params = new URLSearchParams(query);
       for (const [k, v] of new URLSearchParams(body)) params.set(k, v);
-      const signed = url.pathname !== '/api/v3/exchangeInfo' && isSigned(url.pathname);
-      if (signed) {
-        if (fault === 'clock-skew') throw skewError();
-        this.authenticate(req, query, body, params);
-      }
-      const answer = await this.route(method, url.pathname, params, isCreate ? fault : null);
+      const futures = this.usdm.handles(url.pathname);
+      const security: Security = futures
+        ? this.usdm.security(url.pathname)
+        : url.pathname !== '/api/v3/exchangeInfo' && isSigned(url.pathname)
+          ? 'SIGNED'
+          : 'NONE';
+      if (security === 'SIGNED' && fault === 'clock-skew') throw skewError();
+      authenticate(
+        req,
+        security,
+        { query, body, params },
+        { apiKey: this.apiKey, secret: this.secret },
+        this.now(),
+      );
+      const answer = futures
+        ? await this.usdm.route(method, url.pathname, params, isCreate ? fault : null)
+        : await this.route(method, url.pathname, params, isCreate ? fault : null);
       if (fault === 'drop-after-accept' && isCreate) {
         // Accepted and kept, but the answer never arrives: the socket is cut.
         req.socket.destroy();
@@ -252,30 +264,6 @@ export class BinanceSpotEmulator {
       if (err instanceof BinanceError) return send(res, err.http, { code: err.code, msg: err.message });
       send(res, 500, { code: -1000, msg: `An unknown error occurred: ${(err as Error).message}` });
     }
-  }
-
-  /** API key, signature (HMAC-SHA256 of query + body) and recvWindow, as Binance checks them. */
-  private authenticate(req: IncomingMessage, query: string, body: string, params: URLSearchParams): void {
-    if (req.headers['x-mbx-apikey'] !== this.apiKey) {
-      throw new BinanceError(401, -2015, 'Invalid API-key, IP, or permissions for action.');
-    }
-    const total = query + body;
-    const at = total.lastIndexOf('signature=');
-    const signature = params.get('signature') ?? '';
-    const payload = total.slice(0, Math.max(0, at - 1));
-    const want = createHmac('sha256', this.secret).update(payload).digest('hex');
-    if (
-      at < 0 ||
-      signature.length !== want.length ||
-      !timingSafeEqual(Buffer.from(signature), Buffer.from(want))
-    ) {
-      throw new BinanceError(400, -1022, 'Signature for this request is not valid.');
-    }
-    const ts = Number(params.get('timestamp'));
-    const recvWindow = Number(params.get('recvWindow') ?? 5_000);
-    const now = this.now();
-    // https://developers.binance.com/docs/binance-spot-api-docs/rest-api/endpoint-security-type
-    if (!Number.isFinite(ts) || ts >= now + 1_000 || now - ts > recvWindow) throw skewError();
   }
 
   private async route(
@@ -292,8 +280,7 @@ export class BinanceSpotEmulator {
         return { serverTime: this.now() };
       case 'GET /api/v3/exchangeInfo':
         return this.exchangeInfo();
-      // Spot only for now: the derivatives lists ccxt loads beside spot are empty (USDⓈ-M not emulated).
-      case 'GET /fapi/v1/exchangeInfo':
+      // COIN-M (dapi) is not emulated: its list, which ccxt loads beside USDⓈ-M, is empty.
       case 'GET /dapi/v1/exchangeInfo':
         return {
           timezone: 'UTC',
@@ -731,10 +718,6 @@ function isSigned(path: string): boolean {
   return SIGNED.includes(path) || path.startsWith('/sapi/');
 }
 
-function skewError(): BinanceError {
-  return new BinanceError(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
-}
-
 /** Our matching engine's refusals in Binance's codes. */
 function toBinanceError(err: unknown): Error {
   if (err instanceof InsufficientFundsError) {
@@ -748,34 +731,4 @@ function toBinanceError(err: unknown): Error {
   }
   if (err instanceof OrderNotFoundError) return new BinanceError(400, -2013, 'Order does not exist.');
   return err instanceof Error ? err : new Error(String(err));
-}
-
-function floorTo(v: number, step: number): number {
-  if (!(step > 0)) return v;
-  const n = Math.floor(v / step + 1e-9);
-  return Number((n * step).toFixed(12));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      // A REST order is well under 4 KB; a larger body is not Binance traffic.
-      if (size > 65_536) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json;charset=UTF-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
 }

@@ -2,7 +2,9 @@ import ccxt from 'ccxt';
 import type { BinanceSpotEmulator } from './binance-spot';
 
 export * from './binance-spot';
+export * from './binance-usdm';
 export * from './faults';
+export type { LedgerEntry } from './http';
 
 /**
  * ccxt constructor options that point every binance API URL at the emulator (CcxtVenue's
