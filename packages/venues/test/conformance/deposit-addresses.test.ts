@@ -6,6 +6,9 @@ import { CcxtVenue } from '../../src/index';
  * (the shapes of MEXC's documentation: GET /api/v3/capital/config/getall, "Query the currency
  * information", and GET /api/v3/capital/deposit/address, "Deposit Address (supporting network)",
  * https://mexcdevelop.github.io/apidocs/spot_v3_en/#wallet-endpoints). Nothing touches the internet.
+ * Not ccxt's recorded deposit-address reply (ts/src/test/static/response/mexc.json @ 17e0370, "fetch USDT
+ * address"): it predates the `netWork` field that ccxt 4.5.84's parseDepositAddress reads, so replayed
+ * through ccxt 4.5.84 no address is found for any network (tried: InvalidAddress).
  */
 
 const network = (over: Record<string, unknown>) => ({
