@@ -10,6 +10,7 @@ import {
   NotSupportedError,
   UnsupportedFeatureError,
 } from '../errors';
+import { bookDepth } from '../exchanges/calls';
 import { resyncClock } from '../exchanges/clock';
 import type { Balances, Candle, Market, OrderBook, Ticker, Timeframe, WalletType } from '../types';
 import { callWithClockRetry, translateCcxtError } from './errors';
@@ -213,7 +214,9 @@ export abstract class CcxtVenueCore {
   async fetchOrderBook(symbol: string, limit = 10): Promise<OrderBook> {
     await this.market(symbol);
     const ex = this.exchangeFor(symbol);
-    return toOrderBook(symbol, await this.call(() => ex.fetchOrderBook(symbol, limit)), limit);
+    // Some exchanges take only a few depths (exchanges/calls.ts): the nearest one, cut to `limit`.
+    const depth = bookDepth(ex.id, limit);
+    return toOrderBook(symbol, await this.call(() => ex.fetchOrderBook(symbol, depth)), limit);
   }
 
   async fetchOHLCV(symbol: string, timeframe: Timeframe, since?: number, limit?: number): Promise<Candle[]> {

@@ -2,6 +2,7 @@
 // exchange reports them (exchanges/positions.ts), liquidations, funding, and spot <-> swap transfers.
 import { isSwapSymbol } from '../derivatives';
 import { InvalidOrderError } from '../errors';
+import { LEVERAGE_INFO_FIELD, leverageParams } from '../exchanges/calls';
 import { bybitAccountMarginMode } from '../exchanges/positions';
 import type { FundingRate, Liquidation, LiquidationListener, Position, TransferWallet } from '../types';
 import { isNoChange, translateCcxtError } from './errors';
@@ -47,7 +48,8 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
       }
     }
     try {
-      await ex.setLeverage(leverage, symbol);
+      // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX).
+      await ex.setLeverage(leverage, symbol, leverageParams(ex.id));
     } catch (err) {
       if (!isNoChange(err)) throw translateCcxtError(err, this.exchange);
     }
@@ -63,8 +65,10 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     const l = (await this.call(() => ex.fetchLeverage(symbol))) as {
       longLeverage?: unknown;
       shortLeverage?: unknown;
+      info?: Record<string, unknown>;
     };
-    return num(l.longLeverage) ?? num(l.shortLeverage) ?? 1;
+    const exact = LEVERAGE_INFO_FIELD[ex.id];
+    return (exact ? num(l.info?.[exact.field]) : null) ?? num(l.longLeverage) ?? num(l.shortLeverage) ?? 1;
   }
 
   /** Open swap positions (ccxt `fetchPositions`); positions of size 0 are left out. */

@@ -136,7 +136,28 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     // it generates) and the order's in `origClientOrderId`, which ccxt leaves in `info`: the order is
     // known to its caller by the latter.
     const orig = str((o as { info?: Record<string, unknown> }).info?.origClientOrderId);
-    return this.watch({ ...toOrder(o), ...(orig ? { clientOrderId: orig } : {}), symbol });
+    const order: Order = { ...toOrder(o), ...(orig ? { clientOrderId: orig } : {}), symbol };
+    // Bybit, OKX, Bitget, KuCoin and MEXC answer an accepted cancel with the order's ids only (no
+    // status; conformance tier): the order is cancelled, with what was last known filled of it (a
+    // fill made since is learned by the runner's reconcile / the lookups), not reported open.
+    if (!str((o as { status?: unknown }).status)) {
+      const last = this.watched.get(id)?.last;
+      const filled = Math.max(order.filled, last?.filled ?? 0);
+      const amount = order.amount || last?.amount || 0;
+      return this.watch({
+        ...(last ?? {}),
+        ...order,
+        side: last?.side ?? order.side,
+        type: last?.type ?? order.type,
+        price: order.price ?? last?.price ?? null,
+        amount,
+        filled,
+        remaining: Math.max(0, amount - filled),
+        clientOrderId: order.clientOrderId ?? last?.clientOrderId ?? null,
+        status: 'canceled',
+      });
+    }
+    return this.watch(order);
   }
 
   /** By the exchange's lookup rule (exchanges/lookups.ts: Bybit's unified accounts, HitBTC...). */

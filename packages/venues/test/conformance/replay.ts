@@ -9,7 +9,7 @@ import type { ExchangeFixture, Reply } from './fixtures/types';
  */
 export interface Replay {
   venue: CcxtVenue;
-  /** `METHOD pathname?query` of every request ccxt sent. */
+  /** `METHOD pathname?query body` of every request ccxt sent. */
   calls: string[];
   misses: string[];
 }
@@ -50,7 +50,7 @@ export function replay(exchange: string, fx: ExchangeFixture, replies: Reply[]):
       const url = new URL(u);
       const method = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
       const body = typeof init.body === 'string' ? init.body : '';
-      calls.push(`${method} ${url.pathname}${url.search}`);
+      calls.push(`${method} ${url.pathname}${url.search}${body ? ` ${body}` : ''}`);
       const hit = all.find((r) => matches(r, url, method, paramsOf(url, body)));
       if (!hit) misses.push(`${method} ${url.pathname}${url.search}`);
       const reply = hit ?? {

@@ -1,0 +1,59 @@
+/**
+ * Per-exchange parameters of the unified calls where ccxt's defaults bend what the platform means
+ * (found by the conformance tier, packages/venues/test/conformance/, issue 38 point 6). Data only,
+ * with the exchange's documentation for each rule.
+ */
+
+/**
+ * Order-book depths an exchange accepts. ccxt passes the asked depth through, and these exchanges
+ * refuse any other (the market-data hub asks for 10 levels): the smallest accepted depth that holds
+ * the levels asked for is requested, and the venue keeps the first `limit` levels.
+ */
+export const BOOK_DEPTHS: Record<string, { depths: readonly number[]; source: string }> = {
+  // GET /api/v1/market/orderbook/level2_20 and level2_100 (ccxt: "limit argument must be 20 or 100").
+  kucoin: {
+    depths: [20, 100],
+    source: 'https://www.kucoin.com/docs-new/rest/spot-trading/market-data/get-part-orderbook',
+  },
+  // GET /v2/book/{symbol}/P0?len=: "Number of price points ("1", "25", "100")".
+  bitfinex: { depths: [1, 25, 100], source: 'https://docs.bitfinex.com/reference/rest-public-book' },
+};
+
+/** The depth to ask `ccxtId` for so that `limit` levels can be shown. */
+export function bookDepth(ccxtId: string, limit: number): number {
+  const rule = BOOK_DEPTHS[ccxtId];
+  if (!rule) return limit;
+  return rule.depths.find((d) => d >= limit) ?? rule.depths[rule.depths.length - 1]!;
+}
+
+/**
+ * Parameters ccxt's `setLeverage` needs on an exchange for the platform's positions: one-way mode,
+ * isolated margin (CcxtVenue.setLeverage sets isolated margin first where the exchange has the call).
+ */
+export const LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; source: string }> = {
+  // set-leverage takes the margin mode it sets the leverage for (mgnMode); ccxt's default is cross, so
+  // the leverage of the isolated positions the bots open was left unset (and cross's changed).
+  okx: {
+    params: { marginMode: 'isolated' },
+    source: 'https://www.okx.com/docs-v5/en/#trading-account-rest-api-set-leverage',
+  },
+  // POST /openApi/swap/v2/trade/leverage requires `side` (LONG, SHORT, or BOTH in one-way mode); ccxt
+  // refuses the call without it (ArgumentsRequired), so no leverage could be set on BingX.
+  bingx: {
+    params: { side: 'BOTH' },
+    source: 'https://bingx-api.github.io/docs-v3/#/en/Swap/Trades%20Endpoints/Set%20Leverage',
+  },
+};
+
+export function leverageParams(ccxtId: string): Record<string, unknown> {
+  return { ...LEVERAGE_PARAMS[ccxtId]?.params };
+}
+
+/**
+ * Where the exact leverage is in the exchange's own reply (ccxt's `info`) when ccxt's unified figure
+ * is rounded: ccxt reads Bybit's position `leverage` as an integer, 4.2x became 4x.
+ */
+export const LEVERAGE_INFO_FIELD: Record<string, { field: string; source: string }> = {
+  // Leverage steps of 0.01 (instruments-info leverageFilter.leverageStep); /v5/position/list "leverage".
+  bybit: { field: 'leverage', source: 'https://bybit-exchange.github.io/docs/v5/position' },
+};
