@@ -81,6 +81,20 @@ const positive = (v: unknown): number | null => {
 };
 
 /**
+ * Binance USDⓈ-M GET /fapi/v3/positionRisk (ccxt's default) has no `leverage` (v2 had it), so ccxt
+ * leaves it empty; the row's positionInitialMargin is its notional at the mark ÷ its leverage, a whole
+ * number on Binance: leverage = |notional| ÷ positionInitialMargin. Null when the row cannot say.
+ * https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Position-Information-V3
+ */
+export function binanceLeverage(info: Record<string, unknown> | undefined): number | null {
+  const notional = Math.abs(toNumber(info?.notional) ?? 0);
+  const margin = positive(info?.positionInitialMargin);
+  if (!(notional > 0) || margin === null) return null;
+  const leverage = Math.round(notional / margin);
+  return leverage >= 1 ? leverage : null;
+}
+
+/**
  * A ccxt position in our shape. `contracts` stay the exchange's contracts (OKX: contracts of 0.01 BTC);
  * `amount` is the size in base units (linear: contracts × contract size; inverse: contracts × contract
  * size in USD ÷ the mark price). Money fields are in `settle`.
@@ -98,7 +112,7 @@ export function mapPosition(
   const contractSize = positive(p.contractSize) ?? market?.contractSize ?? 1;
   const markPrice = toNumber(p.markPrice) ?? 0;
   const entryPrice = toNumber(p.entryPrice) ?? 0;
-  const leverage = positive(p.leverage) ?? 1;
+  const leverage = positive(p.leverage) ?? (ccxtId === 'binance' ? binanceLeverage(p.info) : null) ?? 1;
   const notional = Math.abs(toNumber(p.notional) ?? 0);
   const inverse = market?.inverse === true;
   const units = contracts * contractSize;

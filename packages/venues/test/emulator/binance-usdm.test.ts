@@ -114,7 +114,14 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     const [pos] = await venue.fetchPositions([SWAP]);
     expect(pos).toBeDefined();
     const entry = pos!.entryPrice;
-    expect(pos).toMatchObject({ symbol: SWAP, side: 'long', contracts: 0.1, marginMode: 'isolated' });
+    // Leverage as set: /fapi/v3/positionRisk has no leverage field, the venue reads /fapi/v1/symbolConfig.
+    expect(pos).toMatchObject({
+      symbol: SWAP,
+      side: 'long',
+      contracts: 0.1,
+      marginMode: 'isolated',
+      leverage: 10,
+    });
     // Binance's isolatedMargin is the margin posted (value ÷ 10) plus the unrealized PnL.
     const posted = (0.1 * entry) / 10;
     expect(pos!.collateral).toBeCloseTo(posted + pos!.unrealizedPnl, 4);
