@@ -36,7 +36,8 @@ beforeEach(async () => {
     exchange: 'binance',
     apiKey: EMULATOR_API_KEY,
     secret: EMULATOR_SECRET,
-    ccxtOptions: binanceEmulatorCcxtOptions(emu, 1_000),
+    // 3 s: long enough for a loaded test machine, short enough for the 'timeout' fault.
+    ccxtOptions: binanceEmulatorCcxtOptions(emu, 3_000),
     orderPollMs: 60_000,
   });
 });
@@ -306,12 +307,15 @@ describe('Binance USDⓈ-M emulator: faults on futures orders', () => {
 
   it('a fill learned late: reads say open until the delay passes', async () => {
     await venue.loadMarkets();
-    emu.settings.lateMs = 400;
+    emu.settings.lateMs = 2_000;
     emu.inject('late-fill');
+    const sent = Date.now();
     const o = await venue.createOrder(limitReq('late-1', 1.05));
     expect(o).toMatchObject({ status: 'open', filled: 0 });
-    expect((await venue.fetchOrder(o.id, SWAP)).status).toBe('open');
-    await new Promise((r) => setTimeout(r, 450));
+    const early = await venue.fetchOrder(o.id, SWAP);
+    // Only meaningful while the delay runs (a stalled machine may pass it before this read).
+    if (Date.now() < sent + 2_000) expect(early.status).toBe('open');
+    await new Promise((r) => setTimeout(r, Math.max(0, sent + 2_050 - Date.now())));
     expect(await venue.fetchOrder(o.id, SWAP)).toMatchObject({ status: 'closed', filled: 0.01 });
   });
 
