@@ -10,7 +10,8 @@ import {
   NotSupportedError,
   UnsupportedFeatureError,
 } from '../errors';
-import { bookDepth } from '../exchanges/calls';
+import { bookDepth, TICKER_CHANGE_FIELD } from '../exchanges/calls';
+import { toNumber } from '../exchanges/numbers';
 import { resyncClock } from '../exchanges/clock';
 import type { Balances, Candle, Market, OrderBook, Ticker, Timeframe, WalletType } from '../types';
 import { callWithClockRetry, translateCcxtError } from './errors';
@@ -208,7 +209,12 @@ export abstract class CcxtVenueCore {
   async fetchTicker(symbol: string): Promise<Ticker> {
     await this.market(symbol);
     const ex = this.exchangeFor(symbol);
-    return toTicker(symbol, await this.call(() => ex.fetchTicker(symbol)));
+    const t = await this.call(() => ex.fetchTicker(symbol));
+    const ticker = toTicker(symbol, t);
+    // The exchange's own 24 h change where ccxt's is from another open (exchanges/calls.ts: Bitstamp).
+    const change = TICKER_CHANGE_FIELD[ex.id];
+    const own = change ? toNumber((t.info as Record<string, unknown> | undefined)?.[change.field]) : null;
+    return own === null ? ticker : { ...ticker, percentage: own };
   }
 
   async fetchOrderBook(symbol: string, limit = 10): Promise<OrderBook> {

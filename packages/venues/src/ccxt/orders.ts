@@ -136,7 +136,9 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     // it generates) and the order's in `origClientOrderId`, which ccxt leaves in `info`: the order is
     // known to its caller by the latter.
     const orig = str((o as { info?: Record<string, unknown> }).info?.origClientOrderId);
-    const order: Order = { ...toOrder(o), ...(orig ? { clientOrderId: orig } : {}), symbol };
+    const parsed = toOrder(o);
+    // Coinbase Exchange answers a cancel with the bare id, which ccxt does not carry over: it is `id`.
+    const order: Order = { ...parsed, id: parsed.id || id, ...(orig ? { clientOrderId: orig } : {}), symbol };
     // Bybit, OKX, Bitget, KuCoin and MEXC answer an accepted cancel with the order's ids only (no
     // status; conformance tier): the order is cancelled, with what was last known filled of it (a
     // fill made since is learned by the runner's reconcile / the lookups), not reported open.

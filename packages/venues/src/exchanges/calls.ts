@@ -57,3 +57,15 @@ export const LEVERAGE_INFO_FIELD: Record<string, { field: string; source: string
   // Leverage steps of 0.01 (instruments-info leverageFilter.leverageStep); /v5/position/list "leverage".
   bybit: { field: 'leverage', source: 'https://bybit-exchange.github.io/docs/v5/position' },
 };
+
+/**
+ * The exchange's own 24 h change (percent) where ccxt computes the ticker's change from another open:
+ * Bitstamp's `open` is the day's first price, so ccxt's figure is the change since 00:00 UTC; the reply
+ * carries the 24 h one (`percent_change_24`, with `open_24`).
+ */
+export const TICKER_CHANGE_FIELD: Record<string, { field: string; source: string }> = {
+  bitstamp: {
+    field: 'percent_change_24',
+    source: 'https://www.bitstamp.net/api/#tag/Tickers/operation/GetMarketTicker',
+  },
+};
