@@ -48,6 +48,14 @@ afterEach(async () => {
 });
 
 const price = () => emu.simulator.price('binance', SWAP);
+const limitOrder = (clientOrderId: string) => ({
+  symbol: SWAP,
+  side: 'buy' as const,
+  type: 'limit' as const,
+  amount: 0.01,
+  price: Math.round(price() * 0.9),
+  clientOrderId,
+});
 /** Holds the simulated price (no random walk) so fills and marks are exact. */
 const hold = (p: number) => emu.simulator.setPrice('binance', 'BTC/USDT', p);
 const paths = () => emu.requestLog.map((r) => `${r.method} ${r.path}`);
@@ -111,6 +119,13 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     });
     expect(open).toMatchObject({ status: 'closed', clientOrderId: 'fut-1', filled: 0.1 });
     expect(open.average).toBeGreaterThan(99_000);
+    // The order reply carries no fee (as on Binance); the commission is in GET /fapi/v1/userTrades:
+    // taker 0.05 % of the cost, in USDT.
+    const swapCcxt = (venue as unknown as { swapExchange: CcxtVenue['ccxt'] }).swapExchange;
+    const [trade] = await swapCcxt.fetchMyTrades(SWAP);
+    expect(trade).toMatchObject({ order: open.id, side: 'buy', amount: 0.1 });
+    expect(trade!.fee?.currency).toBe('USDT');
+    expect(trade!.fee?.cost).toBeCloseTo(open.cost * 0.0005, 6);
 
     const [pos] = await venue.fetchPositions([SWAP]);
     expect(pos).toBeDefined();
@@ -202,8 +217,17 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     expect(await venue.fetchOrderByClientId('lim-1', SWAP)).toMatchObject({ id: o.id });
     expect(await venue.fetchOrderByClientId('nobody', SWAP)).toBeNull();
     expect((await venue.fetchOpenOrders(SWAP)).map((x) => x.id)).toEqual([o.id]);
+    // The lookup of an unknown client id read the lists after Binance's -2013.
+    expect(paths()).toEqual(expect.arrayContaining(['GET /fapi/v1/openOrders', 'GET /fapi/v1/allOrders']));
     const c = await venue.cancelOrder(o.id, SWAP);
     expect(c).toMatchObject({ status: 'canceled', clientOrderId: 'lim-1' });
+    // A cancel by client id (origClientOrderId), straight through ccxt.
+    const o2 = await venue.createOrder({ ...limitOrder('lim-2'), price: p });
+    const swapCcxt = (venue as unknown as { swapExchange: CcxtVenue['ccxt'] }).swapExchange;
+    const c2 = await swapCcxt.cancelOrder(undefined as unknown as string, SWAP, {
+      origClientOrderId: 'lim-2',
+    });
+    expect(c2).toMatchObject({ id: o2.id, status: 'canceled' });
     expect((await venue.fetchBalance({ type: 'swap' })).USDT).toMatchObject({ free: 50_000, used: 0 });
     // A second cancel: fapi's -2011 "Unknown order sent."
     await expect(venue.cancelOrder(o.id, SWAP)).rejects.toBeTruthy();
