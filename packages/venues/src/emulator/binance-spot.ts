@@ -24,6 +24,8 @@ import {
  * demand. The real CcxtVenue + ccxt trade against it with ccxt's `urls.api` pointed here
  * (`ccxtUrls()`). Wire format: https://developers.binance.com/docs/binance-spot-api-docs/rest-api
  * Error codes: https://developers.binance.com/docs/binance-spot-api-docs/errors
+ * The same server answers Binance USDⓈ-M futures (/fapi) on the account's derivatives wallet:
+ * binance-usdm.ts (`usdm`), with the same key, clock and faults.
  */
 
 export const EMULATOR_API_KEY = 'emulator-test-key';
@@ -164,7 +166,9 @@ export class BinanceSpotEmulator {
   /** Sends the amounts withheld by 'partial-fill' faults to the matching engine. */
   async releaseWithheld(): Promise<void> {
     for (const o of this.orders.values()) {
-      if (o.withheld <= 0 || o.canceled) continue;
+      // A market order's withheld rest expired at its creation (status EXPIRED, a final state Binance
+      // never leaves): releasing it would fill an order the client already settled as ended.
+      if (o.withheld <= 0 || o.canceled || o.type === 'market') continue;
       const amount = o.withheld;
       o.withheld = 0;
       const leg = await this.venue.createOrder({
