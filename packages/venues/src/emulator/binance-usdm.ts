@@ -281,7 +281,8 @@ export class BinanceUsdmHandler {
   /** Sends the amounts withheld by 'partial-fill' faults to the matching engine. */
   async releaseWithheld(): Promise<void> {
     for (const o of this.orders.values()) {
-      if (o.withheld <= 0 || o.canceled) continue;
+      // A market order's rest expired at its creation (EXPIRED is final on Binance): never placed later.
+      if (o.withheld <= 0 || o.canceled || o.type === 'market') continue;
       const amount = o.withheld;
       o.withheld = 0;
       try {

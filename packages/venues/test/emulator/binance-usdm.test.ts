@@ -329,6 +329,27 @@ describe('Binance USDⓈ-M emulator: faults on futures orders', () => {
     expect((await venue.fetchPositions([SWAP]))[0]?.contracts).toBeCloseTo(0.05, 10);
   });
 
+  it('a partial market fill expires with what filled and stays so (the rest is never placed later)', async () => {
+    await venue.loadMarkets();
+    emu.inject('partial-fill');
+    const o = await venue.createOrder({
+      symbol: SWAP,
+      side: 'sell',
+      type: 'market',
+      amount: 0.05,
+      clientOrderId: 'part-m',
+    });
+    expect(o.status).toBe('expired');
+    expect(o.filled).toBeCloseTo(0.02, 10);
+    await emu.releaseWithheld();
+    expect(await venue.fetchOrder(o.id, SWAP)).toMatchObject({ status: 'expired', filled: 0.02 });
+    expect((await venue.fetchPositions([SWAP]))[0]).toMatchObject({ side: 'short', contracts: 0.02 });
+    expect((await emu.ledger()).find((e) => e.clientOrderId === 'part-m')).toMatchObject({
+      status: 'canceled',
+      filled: 0.02,
+    });
+  });
+
   it('a fill learned late: reads say open until the delay passes', async () => {
     await venue.loadMarkets();
     emu.settings.lateMs = 2_000;
