@@ -15,10 +15,12 @@ import { runLiveCrashCampaign } from './live-crash/campaign';
  */
 
 const KILLS = Number(process.env.EMULATOR_CRASH_KILLS ?? 5);
+/** Another seed replays another run of prices, actions, faults and kill moments. */
+const SEED = Number(process.env.EMULATOR_CRASH_SEED ?? 4242);
 
 describe('live Binance (emulated) under faults and SIGKILL', () => {
   it(`every bot kind and manual orders survive ${KILLS} kills with 20 % of requests faulted: journal = exchange ledger`, async () => {
-    const r = await runLiveCrashCampaign({ kills: KILLS, faultRate: 0.2, seed: 4242, log: console.log });
+    const r = await runLiveCrashCampaign({ kills: KILLS, faultRate: 0.2, seed: SEED, log: console.log });
     console.log(
       `[emulator crash] ${r.kills} kills (${JSON.stringify(r.killsBy)}) in ${Math.round(r.durationMs / 1000)} s (restarts ${JSON.stringify(r.restartMs)} ms); ` +
         `${r.exchangeOrders} orders on the exchange (${r.exchangeFilled} filled), journal ${JSON.stringify(r.journalByKind)}, ` +

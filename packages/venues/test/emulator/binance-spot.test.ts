@@ -202,6 +202,32 @@ describe('Binance spot emulator: faults', () => {
     expect(done.filled).toBeCloseTo(0.05, 10);
   });
 
+  it("a partially filled market order's rest expires for good: a release does not fill it later", async () => {
+    await venue.loadMarkets();
+    emu.inject('partial-fill');
+    const o = await venue.createOrder({
+      symbol: SYMBOL,
+      side: 'buy',
+      type: 'market',
+      amount: 0.05,
+      clientOrderId: 'part-market-1',
+    });
+    const ended = await venue.fetchOrder(o.id, SYMBOL);
+    expect(ended.status).toBe('expired'); // Binance's EXPIRED
+    expect(ended.filled).toBeCloseTo(0.02, 10);
+    // Found by the live crash campaign: the release used to fill the rest of the EXPIRED order, so the
+    // exchange ended with 0.05 bought while the client had settled 0.02.
+    await emu.releaseWithheld();
+    const after = await venue.fetchOrder(o.id, SYMBOL);
+    expect(after).toMatchObject({ status: 'expired' });
+    expect(after.filled).toBeCloseTo(0.02, 10);
+    expect((await emu.ledger()).find((e) => e.clientOrderId === 'part-market-1')).toMatchObject({
+      status: 'canceled',
+      filled: 0.02,
+    });
+    expect((await venue.fetchBalance()).BTC?.total).toBeCloseTo(0.02, 10);
+  });
+
   it('a fill learned late: reads say open until the delay passes', async () => {
     await venue.loadMarkets();
     emu.settings.lateMs = 400;
