@@ -2,6 +2,7 @@ import ccxt from 'ccxt';
 import type { BinanceSpotEmulator } from './binance-spot';
 
 export * from './binance-spot';
+export * from './bybit-v5';
 export * from './binance-usdm';
 export * from './faults';
 export type { LedgerEntry } from './http';

@@ -12,6 +12,11 @@ type CcxtExchange = InstanceType<(typeof ccxt)['Exchange']>;
 export async function resyncClock(exchanges: readonly (CcxtExchange | null | undefined)[]): Promise<void> {
   for (const ex of exchanges) {
     if (!ex) continue;
+    // ccxt keeps a failed market load's rejected promise (loadMarkets returns it again until
+    // reloaded): when the skewed request was the one loading the markets (Bybit loads its coins with
+    // signed calls), the retry must load them again, not get the old refusal.
+    const loading = ex as unknown as { markets?: unknown; marketsLoading?: unknown };
+    if (loading.markets === undefined) loading.marketsLoading = undefined;
     (ex.options as Record<string, unknown>).adjustForTimeDifference = true;
     if (!ex.has.fetchTime) continue;
     try {
