@@ -1,14 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { Providers, makeQueryClient } from './app/providers';
+import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
 createRoot(root).render(
   <StrictMode>
-    <Providers queryClient={makeQueryClient()}>
+    <Providers>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

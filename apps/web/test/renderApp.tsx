@@ -2,7 +2,9 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
-import { makeQueryClient, Providers } from '../src/app/providers';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Providers } from '../src/app/providers';
+import { makeQueryClient } from '../src/app/query';
 import type { SessionUser } from '../src/shared/session/session';
 
 /** Shows the router's current path so a test can see where a click led. */
@@ -64,8 +66,10 @@ export function renderApp(ui: ReactNode, opts: RenderAppOptions = {}) {
     { initialEntries: [initialPath] },
   );
   const result = render(
-    <Providers queryClient={makeQueryClient()}>
-      <RouterProvider router={router} />
+    <Providers>
+      <QueryClientProvider client={makeQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </Providers>,
   );
   /** The paths the app fetched so far, in order. */

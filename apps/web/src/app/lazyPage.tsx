@@ -1,14 +1,18 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadCatalogs } from '../shared/i18n/index';
 
 /** The other pages' Mantine CSS (`./styles/pages.ts`): one shared chunk, fetched once. */
 const loadPageStyles = () => import('./styles/pages');
 
+/** TanStack Query and the app's client (./query.tsx), which only pages use. */
+const loadQueries = () => import('./query');
+
 /**
  * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
  * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
- * visit, and the page renders once all three are there (Vite's preload waits for the CSS link, so
- * nothing shows unstyled). The shell's `<Suspense>` shows `PageFallback` meanwhile.
+ * visit, and the page renders once all of them are there (Vite's preload waits for the CSS link, so
+ * nothing shows unstyled), inside the Query provider (./query.tsx, also loaded then). The shell's
+ * `<Suspense>` shows `PageFallback` meanwhile.
  */
 // `any` props: the same constraint as React.lazy's own; the page's real props come out typed.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,7 +21,18 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
   name: K,
 ): LazyExoticComponent<M[K]> {
   return lazy(async () => {
-    const [mod] = await Promise.all([load(), loadPageStyles(), loadCatalogs()]);
-    return { default: mod[name] };
+    const [mod, { PageQueries }] = await Promise.all([
+      load(),
+      loadQueries(),
+      loadPageStyles(),
+      loadCatalogs(),
+    ]);
+    const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
+    const WithQueries = (props: ComponentProps<M[K]>) => (
+      <PageQueries>
+        <Page {...props} />
+      </PageQueries>
+    );
+    return { default: WithQueries as M[K] };
   });
 }

@@ -1,7 +1,6 @@
 // The first page's Mantine CSS only; the other pages bring the rest (docs/web-shell.md "First page size").
 import './styles/shell';
 import { createTheme, MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import i18n from '../shared/i18n/index';
@@ -17,19 +16,15 @@ const Notifications = lazy(() =>
 
 const theme = createTheme({ primaryColor: 'yellow', defaultRadius: 'md' });
 
-export const makeQueryClient = () =>
-  new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
-
-export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+/** The app's providers but TanStack Query's, which comes with the pages (./query.tsx). */
+export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} defaultColorScheme="dark">
         <Suspense fallback={null}>
           <Notifications position="top-right" />
         </Suspense>
-        <QueryClientProvider client={queryClient}>
-          <SessionProvider>{children}</SessionProvider>
-        </QueryClientProvider>
+        <SessionProvider>{children}</SessionProvider>
       </MantineProvider>
     </I18nextProvider>
   );

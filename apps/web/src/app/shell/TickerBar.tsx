@@ -1,7 +1,6 @@
 import { ActionIcon, Box, Group, Text } from '@mantine/core';
 import { TICKER_ASSETS } from '@bytx/contract';
-import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client';
 import {
@@ -25,19 +24,48 @@ async function fetchTicker(): Promise<TickerPrices> {
 }
 
 /**
+ * The prices, fetched at once and then every 10 s while the tab is visible; a failed refresh keeps the
+ * previous prices. Its own timer, not TanStack Query: the bar is in the first script, Query comes with
+ * the pages (app/query.tsx).
+ */
+function useTickerPrices(): TickerPrices | undefined {
+  const [prices, setPrices] = useState<TickerPrices>();
+  useEffect(() => {
+    let live = true;
+    let inFlight = false;
+    const load = async () => {
+      if (inFlight) return;
+      inFlight = true;
+      try {
+        const next = await fetchTicker();
+        if (live) setPrices(next);
+      } catch {
+        // Logged by fetchTicker; the previous prices stay.
+      } finally {
+        inFlight = false;
+      }
+    };
+    void load();
+    const timer = setInterval(() => {
+      // As Query's refetchIntervalInBackground: false, no refresh in a hidden tab.
+      if (document.visibilityState !== 'hidden') void load();
+    }, TICKER_REFRESH_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, []);
+  return prices;
+}
+
+/**
  * The fixed price bar at the bottom of every page (spec part 1 §2): the 16 ticker assets, refreshed
  * every 10 s, with left and right buttons that scroll the list 200 px smoothly.
  */
 export function TickerBar() {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
-  const { data: prices } = useQuery({
-    queryKey: ['ticker'],
-    queryFn: fetchTicker,
-    refetchInterval: TICKER_REFRESH_MS,
-    refetchIntervalInBackground: false,
-    retry: false,
-  });
+  const prices = useTickerPrices();
 
   const scroll = (dir: 1 | -1) =>
     scroller.current?.scrollBy({ left: dir * TICKER_SCROLL_STEP, behavior: 'smooth' });
