@@ -108,7 +108,8 @@ interface CcxtOrder {
   reduceOnly?: unknown;
 }
 
-export function toOrder(input: unknown): Order {
+/** `feeCurrency`: the currency of a fee the reply gives without one (exchanges/calls.ts FEE_CURRENCY). */
+export function toOrder(input: unknown, feeCurrency?: string): Order {
   const o = (input ?? {}) as CcxtOrder;
   const amount = num(o.amount) ?? 0;
   const filled = num(o.filled) ?? 0;
@@ -123,10 +124,11 @@ export function toOrder(input: unknown): Order {
     amount,
     filled,
     remaining: num(o.remaining) ?? Math.max(0, amount - filled),
-    average: num(o.average),
+    // Nothing filled, no average (HitBTC's price_average of a resting order is its limit price).
+    average: filled > 0 ? num(o.average) : null,
     cost: num(o.cost) ?? 0,
     status: STATUS[str(o.status)] ?? 'open',
-    fee: feeCost === null ? null : { cost: feeCost, currency: str(o.fee?.currency) },
+    fee: feeCost === null ? null : { cost: feeCost, currency: str(o.fee?.currency) || feeCurrency || '' },
     timestamp: num(o.timestamp) ?? Date.now(),
     lastUpdateTimestamp: num(o.lastUpdateTimestamp) ?? num(o.lastTradeTimestamp),
     ...(o.reduceOnly === true ? { reduceOnly: true } : {}),

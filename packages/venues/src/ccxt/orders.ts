@@ -1,7 +1,9 @@
 // Orders on a live exchange: placement (amount and price to the market's rules, the exchange's
 // client-id parameter), cancel, lookups by id and by client id (exchanges/lookups.ts), open orders, and
 // the poll that pushes a watched order's fills and end to the listeners (REST cannot push).
-import { InvalidOrderError, NotSupportedError } from '../errors';
+import { isSwapSymbol } from '../derivatives';
+import { DuplicateOrderError, InvalidOrderError, NotSupportedError } from '../errors';
+import { feeCurrencyOf } from '../exchanges/calls';
 import { ccxtClientIdParams } from '../exchanges/client-ids';
 import {
   countsAsMiss,
@@ -10,8 +12,9 @@ import {
   findInLists,
   type LookupExchange,
 } from '../exchanges/lookups';
+import { feeOfTrades, feesFromTrades } from '../exchanges/fees';
 import { floorToRule, marketRule, roundToRule } from '../exchanges/precision';
-import type { CreateOrderRequest, Order, OrderListener, OrderStatus } from '../types';
+import type { CreateOrderRequest, Fee, Order, OrderListener, OrderStatus } from '../types';
 import { CcxtVenueCore, type CcxtVenueOptions } from './core';
 import { str, toOrder } from './mapping';
 
@@ -29,6 +32,9 @@ export const LIVE_ORDER_POLL_MS = 5_000;
  * forgotten (never asked about forever; see exchanges/lookups.ts).
  */
 export const LOOKUP_MISSES_MAX = 3;
+
+/** Orders whose fee read from their trades is kept (withTradeFee). */
+const TRADE_FEE_CACHE = 1_000;
 
 /** A watched order: what was last reported of it (a change is pushed to the listeners). */
 interface Watched {
@@ -55,6 +61,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   protected readonly listeners = new Set<OrderListener>();
   /** Open orders placed or looked up through this instance, by exchange order id. */
   private readonly watched = new Map<string, Watched>();
+  /** Fees read from orders' trades, by order id, with the filled amount they cover (withTradeFee). */
+  private readonly tradeFees = new Map<string, { filled: number; fee: Fee }>();
   private readonly orderPollMs: number;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private polling = false;
@@ -64,7 +72,23 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     this.orderPollMs = opts.orderPollMs ?? LIVE_ORDER_POLL_MS;
   }
 
+  /**
+   * Places an order. The exchange's "this client id is taken" (DuplicateOrderError: an earlier send of
+   * the same order got through, its answer lost) is answered with that order, looked up by client id;
+   * it is never placed twice.
+   */
   async createOrder(req: CreateOrderRequest): Promise<Order> {
+    try {
+      return await this.placeOrder(req);
+    } catch (err) {
+      if (!(err instanceof DuplicateOrderError)) throw err;
+      const found = await this.fetchOrderByClientId(req.clientOrderId, req.symbol);
+      if (!found) throw err;
+      return found;
+    }
+  }
+
+  private async placeOrder(req: CreateOrderRequest): Promise<Order> {
     this.requireKeys();
     const m = await this.market(req.symbol);
     const swap = m.type === 'swap';
@@ -112,7 +136,7 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     }
     const ex = this.exchangeFor(req.symbol);
     const o = await this.call(() => ex.createOrder(req.symbol, req.type, req.side, amount, price, params));
-    const order = toOrder(o);
+    const order = toOrder(o, feeCurrencyOf(ex.id, req.symbol));
     // Some exchanges answer a create with only the id: fill in what we sent.
     return this.watch({
       ...order,
@@ -136,7 +160,7 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     // it generates) and the order's in `origClientOrderId`, which ccxt leaves in `info`: the order is
     // known to its caller by the latter.
     const orig = str((o as { info?: Record<string, unknown> }).info?.origClientOrderId);
-    const parsed = toOrder(o);
+    const parsed = toOrder(o, feeCurrencyOf(ex.id, symbol));
     // Coinbase Exchange answers a cancel with the bare id, which ccxt does not carry over: it is `id`.
     const order: Order = { ...parsed, id: parsed.id || id, ...(orig ? { clientOrderId: orig } : {}), symbol };
     // Bybit, OKX, Bitget, KuCoin and MEXC answer an accepted cancel with the order's ids only (no
@@ -166,7 +190,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   async fetchOrder(id: string, symbol: string): Promise<Order> {
     this.requireKeys();
     const ex = this.exchangeFor(symbol) as unknown as LookupExchange;
-    return this.watch(toOrder(await this.call(() => fetchOrderById(ex, id, symbol))), symbol);
+    const fee = feeCurrencyOf(this.exchangeFor(symbol).id, symbol);
+    return this.watch(toOrder(await this.call(() => fetchOrderById(ex, id, symbol)), fee), symbol);
   }
 
   /** The exchange's own lookup by client id where it has one, else its open and recent closed lists. */
@@ -183,7 +208,7 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     if (direct === null) return null;
     const found = direct ?? (await this.call(() => findInLists(ex, symbol, { clientOrderId })));
     if (found === undefined) return null;
-    const order = toOrder(found);
+    const order = toOrder(found, feeCurrencyOf(this.exchangeFor(symbol).id, symbol));
     return this.watch({ ...order, clientOrderId: order.clientOrderId ?? clientOrderId }, symbol);
   }
 
@@ -191,7 +216,7 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     this.requireKeys();
     const ex = this.exchangeFor(symbol);
     const list = await this.call(() => ex.fetchOpenOrders(symbol));
-    return list.map(toOrder);
+    return list.map((o) => toOrder(o, feeCurrencyOf(ex.id, str((o as { symbol?: unknown }).symbol))));
   }
 
   /**
@@ -207,8 +232,12 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     };
   }
 
-  /** Remembers an open order (or forgets an ended one) for the poll; returns it unchanged. */
-  private watch(order: Order, symbol = order.symbol): Order {
+  /**
+   * Remembers an open order (or forgets an ended one) for the poll; returns it, with its fee read from
+   * its trades where the exchange's order replies lack it (withTradeFee).
+   */
+  private async watch(input: Order, symbol = input.symbol): Promise<Order> {
+    const order = await this.withTradeFee(input, symbol);
     if (order.status === 'open') {
       const prev = this.watched.get(order.id);
       this.watched.set(order.id, {
@@ -223,6 +252,33 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
       this.watched.delete(order.id);
     }
     return order;
+  }
+
+  /**
+   * The fee of a filled (or partly filled) order whose reply has none, on an exchange whose rule says
+   * its fees are in its trades (exchanges/fees.ts: Binance spot and USDⓈ-M): ccxt `fetchMyTrades` with
+   * the order id, summed per currency. The sum covers every trade of the order, so it replaces, never
+   * adds to, what was reported before; it is cached per (order, filled amount), so polls that see no
+   * new fill do not ask again. Trades that do not yet cover the filled amount are not cached (asked
+   * again at the next read). Margin orders (other endpoints) are left as they are.
+   */
+  private async withTradeFee(order: Order, symbol: string): Promise<Order> {
+    if (order.fee !== null || !(order.filled > 0) || order.marginMode === 'isolated') return order;
+    const ex = this.exchangeFor(symbol);
+    if (!feesFromTrades(ex.id, isSwapSymbol(symbol) ? 'swap' : 'spot')) return order;
+    const cached = this.tradeFees.get(order.id);
+    if (cached && cached.filled === order.filled) return { ...order, fee: cached.fee };
+    const trades = await this.call(() => ex.fetchMyTrades(symbol, undefined, undefined, { orderId: order.id }));
+    const quote = symbol.split(':')[0]?.split('/')[1];
+    const { fee, amount } = feeOfTrades(trades, order.id, quote);
+    if (fee === null) return order;
+    if (amount >= order.filled * (1 - 1e-9)) {
+      this.tradeFees.delete(order.id);
+      this.tradeFees.set(order.id, { filled: order.filled, fee });
+      // Bounded: the oldest entries go first (an order read again after that asks its trades again).
+      if (this.tradeFees.size > TRADE_FEE_CACHE) this.tradeFees.delete(this.tradeFees.keys().next().value!);
+    }
+    return { ...order, fee };
   }
 
   private schedulePoll(): void {
@@ -263,7 +319,10 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
           if (!now) {
             const ex = this.exchangeFor(symbol) as unknown as LookupExchange;
             try {
-              now = toOrder(await this.call(() => fetchOrderById(ex, id, symbol)));
+              now = toOrder(
+                await this.call(() => fetchOrderById(ex, id, symbol)),
+                feeCurrencyOf(this.exchangeFor(symbol).id, symbol),
+              );
             } catch (err) {
               const misses = countsAsMiss(err) ? (before.misses ?? 0) + 1 : 0;
               this.watched.set(id, { ...before, misses });
@@ -277,8 +336,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
           }
           const order: Order = { ...now, symbol, clientOrderId: now.clientOrderId ?? before.clientOrderId };
           const changed = order.status !== before.status || order.filled !== before.filled;
-          this.watch(order, symbol);
-          if (changed) for (const l of this.listeners) l(order);
+          const reported = await this.watch(order, symbol);
+          if (changed) for (const l of this.listeners) l(reported);
         }
       }
     } finally {

@@ -69,3 +69,18 @@ export const TICKER_CHANGE_FIELD: Record<string, { field: string; source: string
     source: 'https://www.bitstamp.net/api/#tag/Tickers/operation/GetMarketTicker',
   },
 };
+
+/**
+ * The currency of an order's fee where ccxt leaves it out: HitBTC's v3 trades carry a `fee` amount
+ * without its currency, charged in the symbol's fee currency, the quote for spot and USDT perpetuals.
+ */
+export const FEE_CURRENCY: Record<string, { of: 'quote'; source: string }> = {
+  hitbtc: { of: 'quote', source: 'https://api.hitbtc.com/#symbols (fee_currency)' },
+};
+
+/** The fee currency of an order on `symbol` ('BTC/USDT' or 'BTC/USDT:USDT') when the reply has none. */
+export function feeCurrencyOf(ccxtId: string, symbol: string): string | undefined {
+  if (!FEE_CURRENCY[ccxtId]) return undefined;
+  const quote = symbol.split(':')[0]?.split('/')[1];
+  return quote || undefined;
+}
