@@ -19,20 +19,25 @@ const KILLS = Number(process.env.EMULATOR_CRASH_KILLS ?? 5);
 const SEED = Number(process.env.EMULATOR_CRASH_SEED ?? 4242);
 
 describe('live Binance (emulated) under faults and SIGKILL', () => {
-  it(`every bot kind and manual orders survive ${KILLS} kills with 20 % of requests faulted: journal = exchange ledger`, async () => {
-    const r = await runLiveCrashCampaign({ kills: KILLS, faultRate: 0.2, seed: SEED, log: console.log });
-    console.log(
-      `[emulator crash] ${r.kills} kills (${JSON.stringify(r.killsBy)}) in ${Math.round(r.durationMs / 1000)} s (restarts ${JSON.stringify(r.restartMs)} ms); ` +
-        `${r.exchangeOrders} orders on the exchange (${r.exchangeFilled} filled), journal ${JSON.stringify(r.journalByKind)}, ` +
-        `${r.paperOrders} on paper Bybit; manual ${JSON.stringify(r.manual)}; signals ${JSON.stringify(r.signals)}; ` +
-        `${r.requests} requests, faults ${JSON.stringify(r.faults)}; resends refused as duplicates: ${r.duplicateAttempts}; ` +
-        `bot problems ${JSON.stringify(r.botProblems)}`,
-    );
-    expect(r.kills).toBeGreaterThanOrEqual(KILLS);
-    expect(r.exchangeFilled, 'the bots traded').toBeGreaterThan(0);
-    // Every kind placed orders on the emulated live account (arbitrage: its Binance leg).
-    for (const kind of ['dca', 'classic_dca', 'grid', 'signal', 'arbitrage', 'manual'])
-      expect(r.journalByKind[kind] ?? 0, kind).toBeGreaterThan(0);
-    expect(r.problems).toEqual([]);
-  }, 300_000);
+  it(
+    `every bot kind and manual orders survive ${KILLS} kills with 20 % of requests faulted: journal = exchange ledger`,
+    async () => {
+      const r = await runLiveCrashCampaign({ kills: KILLS, faultRate: 0.2, seed: SEED, log: console.log });
+      console.log(
+        `[emulator crash] ${r.kills} kills (${JSON.stringify(r.killsBy)}) in ${Math.round(r.durationMs / 1000)} s (restarts ${JSON.stringify(r.restartMs)} ms); ` +
+          `${r.exchangeOrders} orders on the exchange (${r.exchangeFilled} filled), journal ${JSON.stringify(r.journalByKind)}, ` +
+          `${r.paperOrders} on paper Bybit; manual ${JSON.stringify(r.manual)}; signals ${JSON.stringify(r.signals)}; ` +
+          `${r.requests} requests, faults ${JSON.stringify(r.faults)}; resends refused as duplicates: ${r.duplicateAttempts}; ` +
+          `bot problems ${JSON.stringify(r.botProblems)}`,
+      );
+      expect(r.kills).toBeGreaterThanOrEqual(KILLS);
+      expect(r.exchangeFilled, 'the bots traded').toBeGreaterThan(0);
+      // Every kind placed orders on the emulated live account (arbitrage: its Binance leg).
+      for (const kind of ['dca', 'classic_dca', 'grid', 'signal', 'arbitrage', 'manual'])
+        expect(r.journalByKind[kind] ?? 0, kind).toBeGreaterThan(0);
+      expect(r.problems).toEqual([]);
+      // A restart takes 5 s on an idle 2-core machine and up to 15 s at load average 18.
+    },
+    120_000 + KILLS * 30_000,
+  );
 });

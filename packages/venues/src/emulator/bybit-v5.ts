@@ -143,7 +143,9 @@ export class BybitV5Emulator {
   /** Sends the amounts withheld by 'partial-fill' faults to the matching engine. */
   async releaseWithheld(): Promise<void> {
     for (const o of this.orders.values()) {
-      if (o.withheld <= 0 || o.canceled) continue;
+      // A market order is IOC: its withheld rest was cancelled at creation (PartiallyFilledCanceled, a
+      // final state); releasing it would fill an order the client already settled as ended.
+      if (o.withheld <= 0 || o.canceled || o.type === 'market') continue;
       const amount = o.withheld;
       o.withheld = 0;
       const leg = await this.venue.createOrder({
