@@ -12,7 +12,7 @@ import {
 } from '../errors';
 import { bookDepth, TICKER_CHANGE_FIELD } from '../exchanges/calls';
 import { toNumber } from '../exchanges/numbers';
-import { resyncClock } from '../exchanges/clock';
+import { forgetFailedMarketLoad, resyncClock } from '../exchanges/clock';
 import type { Balances, Candle, Market, OrderBook, Ticker, Timeframe, WalletType } from '../types';
 import { callWithClockRetry, translateCcxtError } from './errors';
 import { toBalances, toCandles, toMarket, toOrderBook, toTicker, type CcxtMarket } from './mapping';
@@ -152,6 +152,9 @@ export abstract class CcxtVenueCore {
 
   /** translateCcxtError with the last response's headers (Retry-After), of either ccxt instance. */
   private translate(err: unknown): Error {
+    // A failed first market load is not kept: the next call loads the markets again (clock.ts).
+    forgetFailedMarketLoad(this.ccxt);
+    forgetFailedMarketLoad(this.derivatives);
     const headersOf = (ex: CcxtExchange | null) =>
       (ex as unknown as { last_response_headers?: Record<string, unknown> } | null)?.last_response_headers;
     return translateCcxtError(err, this.exchange, {

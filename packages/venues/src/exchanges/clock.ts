@@ -12,11 +12,9 @@ type CcxtExchange = InstanceType<(typeof ccxt)['Exchange']>;
 export async function resyncClock(exchanges: readonly (CcxtExchange | null | undefined)[]): Promise<void> {
   for (const ex of exchanges) {
     if (!ex) continue;
-    // ccxt keeps a failed market load's rejected promise (loadMarkets returns it again until
-    // reloaded): when the skewed request was the one loading the markets (Bybit loads its coins with
-    // signed calls), the retry must load them again, not get the old refusal.
-    const loading = ex as unknown as { markets?: unknown; marketsLoading?: unknown };
-    if (loading.markets === undefined) loading.marketsLoading = undefined;
+    // The skewed request may have been the one loading the markets (Bybit loads its coins with
+    // signed calls): the retry must load them again, not get the old refusal.
+    forgetFailedMarketLoad(ex);
     (ex.options as Record<string, unknown>).adjustForTimeDifference = true;
     if (!ex.has.fetchTime) continue;
     try {
@@ -25,4 +23,16 @@ export async function resyncClock(exchanges: readonly (CcxtExchange | null | und
       // The time endpoint failed too: the retry below reports the original kind of error.
     }
   }
+}
+
+/**
+ * ccxt keeps the promise of a market load that failed and hands it to every later `loadMarkets`
+ * (and so to every call that loads the markets first) until a reload is asked: one timeout or 5xx
+ * during a venue's first market load would make that ccxt instance fail for good. Called after any
+ * failed call: when the instance has no markets yet, its failed load is dropped and the next call
+ * loads them again.
+ */
+export function forgetFailedMarketLoad(ex: CcxtExchange | null | undefined): void {
+  const loading = ex as unknown as { markets?: unknown; marketsLoading?: unknown } | null | undefined;
+  if (loading && loading.markets === undefined) loading.marketsLoading = undefined;
 }

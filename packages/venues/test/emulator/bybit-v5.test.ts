@@ -238,6 +238,18 @@ describe('Bybit v5 emulator: faults', () => {
     expect(emu.faults.applied).toMatchObject({ timeout: 1, 'server-error': 1, 'rate-limit': 1 });
   });
 
+  it('a first market load cut by a timeout or a 503 is tried again by the next call', async () => {
+    // ccxt keeps a failed load's rejected promise: without clearing it every later call would fail.
+    emu.inject('timeout');
+    await expect(venue.loadMarkets()).rejects.toBeInstanceOf(VenueNetworkError);
+    expect((await venue.loadMarkets())[SPOT]).toBeDefined();
+    const other = makeVenue();
+    emu.inject('server-error');
+    await expect(other.fetchBalance()).rejects.toBeInstanceOf(VenueUnavailableError);
+    expect((await other.fetchBalance()).USDT?.free).toBe(100_000);
+    await other.close();
+  });
+
   it('clock-skew (10002): the venue resyncs and retries once, the call succeeds', async () => {
     await venue.loadMarkets();
     emu.inject('clock-skew');
