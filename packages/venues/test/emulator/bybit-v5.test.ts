@@ -168,6 +168,46 @@ describe('Bybit v5 emulator: the live path trades against it', () => {
     await expect(venue.cancelOrder(lim.id, PERP)).rejects.toBeInstanceOf(OrderNotFoundError);
   });
 
+  it('a resting order that fills on the exchange is learned within one poll (realtime, then history)', async () => {
+    const updates: { id: string; status: string; filled: number }[] = [];
+    venue.onOrderUpdate((o) => updates.push({ id: o.id, status: o.status, filled: o.filled }));
+    const p = price();
+    const o = await venue.createOrder({
+      symbol: SPOT,
+      side: 'buy',
+      type: 'limit',
+      amount: 0.01,
+      price: Math.round(p * 0.95),
+      clientOrderId: 'rest-1',
+    });
+    await venue.pollOrders();
+    expect(updates).toEqual([]);
+    // The market falls through the order's price: the engine fills it; one poll round reports it.
+    emu.simulator.setPrice('bybit', SPOT, Math.round(p * 0.9));
+    await venue.pollOrders();
+    expect(updates).toEqual([{ id: o.id, status: 'closed', filled: 0.01 }]);
+    // A linear take profit (reduce-only limit above the price) on a long: the same.
+    await venue.setLeverage(3, PERP);
+    await venue.createOrder({ symbol: PERP, side: 'buy', type: 'market', amount: 0.1, clientOrderId: 'l-1' });
+    const q = price();
+    const tp = await venue.createOrder({
+      symbol: PERP,
+      side: 'sell',
+      type: 'limit',
+      amount: 0.1,
+      price: Math.round(q * 1.05),
+      reduceOnly: true,
+      clientOrderId: 'l-tp',
+    });
+    updates.length = 0;
+    await venue.pollOrders();
+    expect(updates.filter((u) => u.id === tp.id)).toEqual([]);
+    emu.simulator.setPrice('bybit', SPOT, Math.round(q * 1.1));
+    await venue.pollOrders();
+    expect(updates.filter((u) => u.id === tp.id)).toEqual([{ id: tp.id, status: 'closed', filled: 0.1 }]);
+    expect(await venue.fetchPositions([PERP])).toEqual([]);
+  });
+
   it("refuses with Bybit's codes: 170131 / 110007 insufficient balance, 110001 no such order", async () => {
     await expect(
       venue.createOrder({
