@@ -2,10 +2,10 @@
 // exchange reports them (exchanges/positions.ts), liquidations, funding, and spot <-> swap transfers.
 import { isSwapSymbol } from '../derivatives';
 import { InvalidOrderError } from '../errors';
-import { LEVERAGE_INFO_FIELD, leverageParams } from '../exchanges/calls';
+import { FETCH_LEVERAGE_PARAMS, LEVERAGE_INFO_FIELD, leverageParams } from '../exchanges/calls';
 import { bybitAccountMarginMode } from '../exchanges/positions';
 import type { FundingRate, Liquidation, LiquidationListener, Position, TransferWallet } from '../types';
-import { isNoChange, translateCcxtError } from './errors';
+import { isNoChange } from './errors';
 import { num, str, toPosition } from './mapping';
 import { CcxtOrderVenue } from './orders';
 
@@ -40,19 +40,20 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     }
     const ex = this.swapExchange;
     this.requireHas(ex, 'setLeverage');
-    if (ex.has.setMarginMode) {
+    // Both calls go through the venue's call wrapper (a clock skew resyncs and retries once; a 429
+    // carries its Retry-After); "nothing to change" is success, inside it, so it is never retried.
+    const unlessNoChange = async (fn: () => Promise<unknown>): Promise<void> => {
       try {
-        await ex.setMarginMode('isolated', symbol, { leverage });
+        await fn();
       } catch (err) {
-        if (!isNoChange(err)) throw translateCcxtError(err, this.exchange);
+        if (!isNoChange(err)) throw err;
       }
+    };
+    if (ex.has.setMarginMode) {
+      await this.call(() => unlessNoChange(() => ex.setMarginMode('isolated', symbol, { leverage })));
     }
-    try {
-      // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX).
-      await ex.setLeverage(leverage, symbol, leverageParams(ex.id));
-    } catch (err) {
-      if (!isNoChange(err)) throw translateCcxtError(err, this.exchange);
-    }
+    // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX).
+    await this.call(() => unlessNoChange(() => ex.setLeverage(leverage, symbol, leverageParams(ex.id))));
     return leverage;
   }
 
@@ -62,7 +63,8 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     const ex = this.swapExchange;
     this.requireHas(ex, 'fetchLeverage');
     await this.market(symbol);
-    const l = (await this.call(() => ex.fetchLeverage(symbol))) as {
+    const params = { ...FETCH_LEVERAGE_PARAMS[ex.id]?.params };
+    const l = (await this.call(() => ex.fetchLeverage(symbol, params))) as {
       longLeverage?: unknown;
       shortLeverage?: unknown;
       info?: Record<string, unknown>;

@@ -43,6 +43,11 @@ export const LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; 
     params: { side: 'BOTH' },
     source: 'https://bingx-api.github.io/docs-v3/#/en/Swap/Trades%20Endpoints/Set%20Leverage',
   },
+  // POST /v3/position/leverage requires mgnMode (ISOLATED / CROSS); ccxt refuses the call without it.
+  poloniex: {
+    params: { marginMode: 'isolated' },
+    source: 'https://api-docs.poloniex.com/v3/futures/api/positions/set-leverage',
+  },
 };
 
 export function leverageParams(ccxtId: string): Record<string, unknown> {
@@ -84,3 +89,18 @@ export function feeCurrencyOf(ccxtId: string, symbol: string): string | undefine
   const quote = symbol.split(':')[0]?.split('/')[1];
   return quote || undefined;
 }
+
+/**
+ * Parameters ccxt's `fetchLeverage` needs to read the leverage of the platform's isolated positions
+ * (ccxt reads the cross one by default on OKX, and refuses Poloniex's read without a margin mode).
+ */
+export const FETCH_LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; source: string }> = {
+  okx: {
+    params: { marginMode: 'isolated' },
+    source: 'https://www.okx.com/docs-v5/en/#trading-account-rest-api-get-leverage',
+  },
+  poloniex: {
+    params: { marginMode: 'isolated' },
+    source: 'https://api-docs.poloniex.com/v3/futures/api/positions/get-leverages',
+  },
+};
