@@ -1,5 +1,6 @@
 // The live path's long crash campaign (issue 38 #7): every bot kind and the spot screen's manual
-// orders on an emulated live Binance account (packages/venues/src/emulator behind BINANCE_EMULATOR_URL),
+// orders on an emulated live Binance account (packages/venues/src/emulator behind BINANCE_EMULATOR_URL;
+// the arbitrage bot's other leg on the Bybit v5 emulator behind BYBIT_EMULATOR_URL),
 // 20 % of the exchange's requests faulted, the platform (`apps/server/src/main.ts` in a child process,
 // e2e/harness.ts) SIGKILLed at least 100 times at random moments, some right after an order call. The
 // campaign is apps/server/test/live-crash/campaign.ts, whose short form (~5 kills) runs in `npm test`
@@ -41,7 +42,8 @@ export default async function liveCrashBench(): Promise<BenchSection[]> {
         `One user, one live Binance account that is the exchange emulator (\`packages/venues/src/emulator\`,`,
         `BINANCE_EMULATOR_URL), bots of every kind started through the API: Grid Bot DCA (${PAIRS.gridDca}),`,
         `classic DCA (${PAIRS.classicDca}), Grid (${PAIRS.grid}), Signal (${PAIRS.signal}, signals through its webhook)`,
-        `and Arbitrage (${PAIRS.arbitrage}; its Bybit leg on a paper Bybit account, no Bybit emulator yet), plus`,
+        `and Arbitrage (${PAIRS.arbitrage}, against a live Bybit account that is the Bybit v5 emulator,`,
+        'BYBIT_EMULATOR_URL, faulted and checked the same way), plus',
         `the spot screen's manual orders on ${PAIRS.manual} (market and limit, buy and sell, some cancelled).`,
         `Prices move every 100–300 ms; ${FAULT_RATE * 100} % of the exchange's requests are faulted at random;`,
         'the server is SIGKILLed after 1.5–3.5 s of trading each time, at a random moment or right after an',
@@ -59,7 +61,7 @@ export default async function liveCrashBench(): Promise<BenchSection[]> {
         `| … with a signal in flight | ${n(r.killsBy['signal-in-flight'])} |`,
         `| orders on the exchange (filled in part or whole) | ${n(r.exchangeOrders)} (${n(r.exchangeFilled)}) |`,
         `| journaled orders on the exchange | ${n(journaled)} (${kinds}) |`,
-        `| journaled orders on paper Bybit (arbitrage) | ${n(r.paperOrders)} |`,
+        `| orders on Binance / Bybit (filled) | ${n(r.byExchange.binance.orders)} (${n(r.byExchange.binance.filled)}) / ${n(r.byExchange.bybit.orders)} (${n(r.byExchange.bybit.filled)}) |`,
         `| manual orders placed / refused (4xx) / failed (5xx, cut) / cancelled | ${n(r.manual.placed)} / ${n(r.manual.refused)} / ${n(r.manual.failed)} / ${n(r.manual.cancels)} |`,
         `| signals sent / accepted / failed | ${n(r.signals.sent)} / ${n(r.signals.accepted)} / ${n(r.signals.failed)} |`,
         `| exchange requests / faulted | ${n(r.requests)} / ${n(totalFaults)} |`,

@@ -11,7 +11,8 @@ import { runLiveCrashCampaign } from './live-crash/campaign';
  * At the end the emulator's ledger must equal the journal: every order the exchange holds is journaled
  * with its fate and fill (none placed twice under another id), every journaled order is on the exchange
  * (none lost), and the balances the platform shows equal the exchange's and the journal's fills.
- * Arbitrage's Bybit leg runs on a paper account (no Bybit emulator yet): its Binance leg is checked.
+ * Arbitrage trades Binance against a live Bybit account that is the Bybit v5 emulator (BYBIT_EMULATOR_URL),
+ * faulted and checked the same way.
  */
 
 const KILLS = Number(process.env.EMULATOR_CRASH_KILLS ?? 5);
@@ -26,7 +27,7 @@ describe('live Binance (emulated) under faults and SIGKILL', () => {
       console.log(
         `[emulator crash] ${r.kills} kills (${JSON.stringify(r.killsBy)}) in ${Math.round(r.durationMs / 1000)} s (restarts ${JSON.stringify(r.restartMs)} ms); ` +
           `${r.exchangeOrders} orders on the exchange (${r.exchangeFilled} filled), journal ${JSON.stringify(r.journalByKind)}, ` +
-          `${r.paperOrders} on paper Bybit; manual ${JSON.stringify(r.manual)}; signals ${JSON.stringify(r.signals)}; ` +
+          `per exchange ${JSON.stringify(r.byExchange)}; manual ${JSON.stringify(r.manual)}; signals ${JSON.stringify(r.signals)}; ` +
           `${r.requests} requests, faults ${JSON.stringify(r.faults)}; resends refused as duplicates: ${r.duplicateAttempts}; ` +
           `bot problems ${JSON.stringify(r.botProblems)}`,
       );

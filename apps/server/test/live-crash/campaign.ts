@@ -1,4 +1,10 @@
-import { BinanceSpotEmulator, FAULT_KINDS, MarketSimulator, type FaultKind } from '@bytx/venues';
+import {
+  BinanceSpotEmulator,
+  BybitV5Emulator,
+  FAULT_KINDS,
+  MarketSimulator,
+  type FaultKind,
+} from '@bytx/venues';
 import { loginViaApi, registerViaApi } from '../../../../e2e/helpers/accounts';
 import { startServer, type RunningServer } from '../../../../e2e/harness';
 import { openDatabase } from '../../src/db/client';
@@ -14,8 +20,8 @@ import { compareBalances, compareLedger, readJournal, type JournalRow } from './
  * exchange's. One module for the short form in `npm test` (bots-live-emulator-crash.test.ts) and the
  * long campaign of the bench (bench/live-crash.bench.ts).
  *
- * Arbitrage is cross-exchange (Binance ↔ Bybit): until a Bybit emulator exists its Bybit leg runs on a
- * paper Bybit account, so only its Binance leg meets the faults and is compared with the ledger.
+ * Arbitrage is cross-exchange (Binance ↔ Bybit): its Bybit leg trades on a live Bybit account that is
+ * the Bybit v5 emulator (BYBIT_EMULATOR_URL), with the same faults and the same checks.
  */
 
 export interface CampaignOptions {
@@ -46,10 +52,10 @@ export interface CampaignResult {
   /** Orders the emulated exchange holds, and how many of them filled (in part or whole). */
   exchangeOrders: number;
   exchangeFilled: number;
-  /** Journaled orders on the emulated exchange per bot kind ('manual': the spot screen's orders). */
+  /** Journaled orders per bot kind ('manual': the spot screen's orders; 'kind@bybit' on Bybit). */
   journalByKind: Record<string, number>;
-  /** Journaled orders on the paper Bybit account (the arbitrage bot's other leg). */
-  paperOrders: number;
+  /** Per emulated exchange: orders it holds, filled ones, requests answered. */
+  byExchange: Record<ExchangeKey, { orders: number; filled: number; requests: number }>;
   manual: { placed: number; refused: number; failed: number; cancels: number };
   signals: { sent: number; accepted: number; failed: number };
   requests: number;
@@ -60,13 +66,14 @@ export interface CampaignResult {
   problems: string[];
   /** Bots that ended paused or stopped by a problem (kind: problem). */
   botProblems: string[];
-  arbitrageLeg: 'paper-bybit';
 }
 
 const KEY = 'liveCrashCampaignKey7Qp2Lm';
 const SECRET = 'liveCrashCampaignSecret_Zr8Kw3Yh6Tq1Nb';
 const PASSWORD = 'Live-Crash-Passw0rd!';
 const EX = 'binance';
+const BYBIT = 'bybit';
+type ExchangeKey = typeof EX | typeof BYBIT;
 const QUOTE = 'USDT';
 const INITIAL = { USDT: 20_000 };
 
@@ -145,21 +152,35 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
   const rand = seededRandom(seed);
   const [activityMin, activityExtra] = opts.activityMs ?? [1_500, 2_000];
   const log = opts.log ?? (() => undefined);
+  // One simulator for both exchanges' prices ('binance' and 'bybit' markets).
+  const simulator = new MarketSimulator({ seed: 99 });
+  const faultSettings = { lateMs: 1_000, retryAfterS: 1 };
   const emu = new BinanceSpotEmulator({
-    simulator: new MarketSimulator({ seed: 99 }),
+    simulator,
     apiKey: KEY,
     secret: SECRET,
     seed: seed + 1,
     initialBalances: INITIAL,
-    faults: { lateMs: 1_000, retryAfterS: 1 },
+    faults: faultSettings,
   });
+  const bybitEmu = new BybitV5Emulator({
+    simulator,
+    apiKey: KEY,
+    secret: SECRET,
+    seed: seed + 2,
+    initialBalances: INITIAL,
+    faults: faultSettings,
+  });
+  const emus = { [EX]: emu, [BYBIT]: bybitEmu } as const;
   await emu.start();
+  await bybitEmu.start();
   const ENV = {
     SIMULATOR_CONTROL: '1',
     BOT_RUNNER: '1',
     LOG_LEVEL: 'warn',
     TRADING_SCREENS: 'all',
     BINANCE_EMULATOR_URL: emu.baseUrl,
+    BYBIT_EMULATOR_URL: bybitEmu.baseUrl,
   };
   const s0 = Date.now();
   let server: RunningServer = await startServer(ENV);
@@ -174,7 +195,10 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
     exchangeOrders: 0,
     exchangeFilled: 0,
     journalByKind: {},
-    paperOrders: 0,
+    byExchange: {
+      [EX]: { orders: 0, filled: 0, requests: 0 },
+      [BYBIT]: { orders: 0, filled: 0, requests: 0 },
+    },
     manual: { placed: 0, refused: 0, failed: 0, cancels: 0 },
     signals: { sent: 0, accepted: 0, failed: 0 },
     requests: 0,
@@ -182,7 +206,6 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
     duplicateAttempts: 0,
     problems: [],
     botProblems: [],
-    arbitrageLeg: 'paper-bybit',
   };
 
   // --- prices: one price per pair for the platform's market data and the exchange's -------------------
@@ -202,9 +225,10 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       return call(server.baseUrl, 'POST', '/api/dev/market/price', { exchange: EX, symbol: sym, price: p });
     });
     const eth = rounded(PAIRS.arbitrage, price[PAIRS.arbitrage]! * (1 + bybitOffset));
+    bybitEmu.simulator.setPrice(BYBIT, PAIRS.arbitrage, eth);
     posts.push(
       call(server.baseUrl, 'POST', '/api/dev/market/price', {
-        exchange: 'bybit',
+        exchange: BYBIT,
         symbol: PAIRS.arbitrage,
         price: eth,
       }),
@@ -243,7 +267,7 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       server.baseUrl,
       'POST',
       '/api/conectar_exchange',
-      { exchange: 'bybit', mode: 'paper' },
+      { exchange: BYBIT, apiKey: KEY, apiSecret: SECRET },
       token,
     );
     // The Grid Bot DCA's first orders (base and safety orders) meet a lost create answer, a partial fill,
@@ -373,10 +397,12 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       else if (r < 0.22) await cancelManual();
       else if (r < 0.32) await sendSignal();
       if (rand() < 0.1) await emu.releaseWithheld();
+      if (rand() < 0.1) await bybitEmu.releaseWithheld();
       await sleep(100 + rand() * 200);
     };
 
     emu.setFaultRate(opts.faultRate ?? 0.2, FAULT_KINDS);
+    bybitEmu.setFaultRate(opts.faultRate ?? 0.2, FAULT_KINDS);
     // Every kind trades under faults from the first moment: a manual order and a signal at once.
     await placeManual();
     await sendSignal();
@@ -405,45 +431,57 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       if (result.kills % 10 === 0 || result.kills === opts.kills)
         log(
           `[live crash] ${result.kills}/${opts.kills} kills, ${Math.round((Date.now() - t0) / 1000)} s, ` +
-            `${emu.requests} exchange requests`,
+            `${emu.requests + bybitEmu.requests} exchange requests`,
         );
     }
 
     // --- the end: faults off, withheld remainders released, prices held; the last run reconciles -----
-    emu.faults.clear();
-    await emu.releaseWithheld();
+    const keys = [EX, BYBIT] as const;
+    for (const ex of keys) {
+      emus[ex].faults.clear();
+      await emus[ex].releaseWithheld();
+    }
     bybitOffset = 0;
     await pushPrices();
     await sleep(opts.settleMs ?? 10_000);
-    const shown = await setup(server.baseUrl, 'GET', `/api/wallet?exchange=${EX}`, undefined, token);
-    const held = await emu.venue.fetchBalance();
-    const exchangeTotals = Object.fromEntries(Object.entries(held).map(([c, v]) => [c, v.total]));
+    const shown: Record<string, Record<string, number>> = {};
+    const held: Record<string, Record<string, number>> = {};
+    for (const ex of keys) {
+      const w = await setup(server.baseUrl, 'GET', `/api/wallet?exchange=${ex}`, undefined, token);
+      shown[ex] = w.balances as Record<string, number>;
+      const b = await emus[ex].venue.fetchBalance();
+      held[ex] = Object.fromEntries(Object.entries(b).map(([c, v]) => [c, v.total]));
+    }
     await server.stop();
 
-    const ledger = await emu.ledger();
     const journal = await readJournal(dataDir);
-    const onExchange: JournalRow[] = journal.filter((j) => j.exchange === EX);
-    result.paperOrders = journal.length - onExchange.length;
-    for (const j of onExchange) result.journalByKind[j.kind] = (result.journalByKind[j.kind] ?? 0) + 1;
-    result.exchangeOrders = ledger.length;
-    result.exchangeFilled = ledger.filter((e) => e.filled > 0).length;
-    result.problems.push(...compareLedger(ledger, onExchange));
-    result.problems.push(
-      ...compareBalances(
-        shown.balances as Record<string, number>,
-        exchangeTotals,
-        onExchange,
-        INITIAL,
-        QUOTE,
-      ),
-    );
+    for (const ex of keys) {
+      const ledger = await emus[ex].ledger();
+      const rows: JournalRow[] = journal.filter((j) => j.exchange === ex);
+      for (const j of rows) {
+        const k = ex === EX ? j.kind : `${j.kind}@${ex}`;
+        result.journalByKind[k] = (result.journalByKind[k] ?? 0) + 1;
+      }
+      result.byExchange[ex].orders = ledger.length;
+      result.byExchange[ex].filled = ledger.filter((e) => e.filled > 0).length;
+      const tag = (p: string) => `${ex}: ${p}`;
+      result.problems.push(...compareLedger(ledger, rows).map(tag));
+      result.problems.push(...compareBalances(shown[ex]!, held[ex]!, rows, INITIAL, QUOTE).map(tag));
+    }
+    const others = journal.filter((j) => j.exchange !== EX && j.exchange !== BYBIT);
+    for (const j of others) result.problems.push(`${j.clientOrderId} (${j.kind}) journaled on ${j.exchange}`);
+    result.exchangeOrders = result.byExchange[EX].orders + result.byExchange[BYBIT].orders;
+    result.exchangeFilled = result.byExchange[EX].filled + result.byExchange[BYBIT].filled;
     result.botProblems = await readBotProblems(dataDir);
   } finally {
     await server.stop();
-    result.requests = emu.requests;
-    result.faults = { ...emu.faults.applied };
-    result.duplicateAttempts = emu.duplicateAttempts;
+    result.byExchange[EX].requests = emu.requests;
+    result.byExchange[BYBIT].requests = bybitEmu.requests;
+    result.requests = emu.requests + bybitEmu.requests;
+    for (const k of FAULT_KINDS) result.faults[k] = emu.faults.applied[k] + bybitEmu.faults.applied[k];
+    result.duplicateAttempts = emu.duplicateAttempts + bybitEmu.duplicateAttempts;
     await emu.stop();
+    await bybitEmu.stop();
     result.durationMs = Date.now() - t0;
   }
   return result;
