@@ -596,7 +596,9 @@ export class BybitV5Emulator {
         continue;
       }
       const v = await this.view(o, false);
-      if ((which === 'open') !== OPEN.has(v.status)) continue;
+      const open = OPEN.has(v.status);
+      // openOnly=1 on realtime: the recent finished orders too (Bybit keeps the last 500 there).
+      if (which === 'history' ? open : !open && p.get('openOnly') !== '1') continue;
       if (status !== null && v.status !== status) continue;
       list.push(orderObject(o, v));
       if (list.length >= limit) break;
