@@ -96,6 +96,9 @@ describe('Bybit v5 emulator: the live path trades against it', () => {
     expect(await venue.fetchOrderByClientId('bot1-1', SPOT)).toMatchObject({ id: o.id, status: 'canceled' });
     expect(paths()).toContain('/v5/order/history');
     expect(await venue.fetchOpenOrders(SPOT)).toEqual([]);
+    // Realtime with openOnly=1 lists the recent finished orders too.
+    const recent = await venue.ccxt.fetchOpenOrders(SPOT, undefined, undefined, { openOnly: 1 });
+    expect(recent.map((x) => [x.id, x.status])).toEqual([[o.id, 'canceled']]);
     expect((await venue.fetchBalance()).USDT).toEqual({ free: 100_000, used: 0, total: 100_000 });
     // A second cancel: Bybit spot's 170213 "Order does not exist."
     await expect(venue.cancelOrder(o.id, SPOT)).rejects.toBeInstanceOf(OrderNotFoundError);
