@@ -69,6 +69,16 @@ export class InvalidOrderError extends VenueError {
     super(message, exchange, cause);
   }
 }
+/**
+ * The exchange already has an order with this client id (Binance USDⓈ-M -4116): an earlier send of the
+ * same order got through and its answer was lost. The order is never sent again under a new id: it is
+ * looked up by its client id. CcxtVenue.createOrder does so at once and answers with the order found;
+ * when the lookup finds nothing yet, this error reaches the caller as a retry, and the runner looks the
+ * order up by client id before any resend (as after a network error).
+ */
+export class DuplicateOrderError extends VenueError {
+  readonly action = 'retry' as const;
+}
 export class OrderNotFoundError extends VenueError {
   readonly action = 'refuse' as const;
 }

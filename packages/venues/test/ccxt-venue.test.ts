@@ -63,6 +63,28 @@ const QUERIED_FILLED = {
   selfTradePreventionMode: 'EXPIRE_MAKER',
 };
 
+/**
+ * A trade of order 28457 as GET /api/v3/myTrades lists it (https://developers.binance.com/docs/
+ * binance-spot-api-docs/rest-api/account-endpoints#account-trade-list-user_data): a buy pays its
+ * commission in the base asset, 0.1 % of `qty` (0.005 BTC → 0.000005 BTC). The order queries above have
+ * no commission field at all.
+ */
+const trade28457 = (id: number, qty: string, commission: string) => ({
+  symbol: 'BTCUSDT',
+  id,
+  orderId: 28457,
+  orderListId: -1,
+  price: '90000.00000000',
+  qty,
+  quoteQty: String(Number(qty) * 90_000),
+  commission,
+  commissionAsset: 'BTC',
+  time: 1736942450000 + id,
+  isBuyer: true,
+  isMaker: true,
+  isBestMatch: true,
+});
+
 function fakeBinance(extra: Route = () => undefined) {
   return fakeHttp((url, method, body) => {
     if (url.hostname !== 'api.binance.com') throw new Error(`unexpected host ${url.hostname}`);
@@ -165,6 +187,8 @@ function fakeBinance(extra: Route = () => undefined) {
     if (p === '/api/v3/openOrders') return { body: [ORDER] };
     // Every order of the symbol, open and finished (the lists a not-found lookup is checked against).
     if (p === '/api/v3/allOrders') return { body: [QUERIED_FILLED] };
+    if (p === '/api/v3/myTrades')
+      return { body: [trade28457(1, '0.00500000', '0.00000500'), trade28457(2, '0.00500000', '0.00000500')] };
     if (p === '/sapi/v1/account/apiRestrictions')
       return {
         body: {
@@ -279,13 +303,66 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
       status: 'closed',
       filled: 0.01,
       cost: 900,
+      // Not in the order query: the two trades' commission, 0.000005 + 0.000005 BTC (exchanges/fees.ts).
+      fee: { cost: 0.00001, currency: 'BTC' },
     });
+    expect(calls.filter((c) => c.url.pathname === '/api/v3/myTrades')).toHaveLength(1);
     expect(await v.cancelOrder('28457', 'BTC/USDT')).toMatchObject({ status: 'canceled' });
     expect(await v.fetchOpenOrders('BTC/USDT')).toHaveLength(1);
     const found = await v.fetchOrderByClientId('bot1-0001', 'BTC/USDT');
     expect(found).toMatchObject({ id: '28457', clientOrderId: 'bot1-0001' });
     expect(calls.some((c) => c.url.searchParams.get('origClientOrderId') === 'bot1-0001')).toBe(true);
     expect(await v.fetchOrderByClientId('bot1-9999', 'BTC/USDT')).toBeNull();
+  });
+
+  it('a fee that cannot be read: a create still answers with its order; the poll waits a round, then pushes it with its fee', async () => {
+    let tradesDown = true;
+    let state: 'open' | 'filled' = 'open';
+    const fake = fakeBinance((url, method, body) => {
+      if (url.pathname === '/api/v3/myTrades' && tradesDown)
+        return { status: 503, body: { code: -1001, msg: 'Service Unavailable.' } };
+      // A market order filled at once whose reply has no `fills` (newOrderRespType RESULT).
+      if (url.pathname === '/api/v3/order' && method === 'POST' && `${url.search}${body}`.includes('MARKET'))
+        return { body: { ...QUERIED_FILLED, orderId: 28458, clientOrderId: 'bot1-0002', type: 'MARKET' } };
+      if (url.pathname === '/api/v3/openOrders') return { body: state === 'open' ? [ORDER] : [] };
+      if (url.pathname === '/api/v3/order' && method === 'GET' && state === 'open') return { body: ORDER };
+      return undefined;
+    });
+    const v = new CcxtVenue({
+      exchange: 'binance',
+      apiKey: 'k'.repeat(64),
+      secret: 's'.repeat(64),
+      fetchImplementation: fake.fetchImplementation,
+      orderPollMs: 60_000,
+    });
+    // Placed and filled: never turned into an error (a resend would place it twice), reported without fee.
+    const market = await v.createOrder({
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      type: 'market',
+      amount: 0.01,
+      clientOrderId: 'bot1-0002',
+    });
+    expect(market).toMatchObject({ id: '28458', status: 'closed', filled: 0.01, fee: null });
+    const pushed: Order[] = [];
+    const off = v.onOrderUpdate((o) => pushed.push(o));
+    await v.createOrder({
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      type: 'limit',
+      amount: 0.01,
+      price: 90000,
+      clientOrderId: 'bot1-0001',
+    });
+    state = 'filled';
+    await v.pollOrders(); // filled, but its trades cannot be read: not pushed yet
+    expect(pushed).toHaveLength(0);
+    tradesDown = false;
+    await v.pollOrders();
+    expect(pushed).toHaveLength(1);
+    expect(pushed[0]).toMatchObject({ status: 'closed', fee: { cost: 0.00001, currency: 'BTC' } });
+    off();
+    await v.close();
   });
 
   it('polls the orders it placed while open and pushes a fill made on the exchange', async () => {
@@ -301,6 +378,14 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
       if (url.pathname === '/api/v3/openOrders')
         return { body: state === 'filled' ? [] : [state === 'half' ? half : ORDER] };
       if (url.pathname === '/api/v3/order' && method === 'GET' && state !== 'filled') return { body: ORDER };
+      // The trades so far: one of 0.005 while half filled, both once filled.
+      if (url.pathname === '/api/v3/myTrades')
+        return {
+          body: [
+            trade28457(1, '0.00500000', '0.00000500'),
+            ...(state === 'filled' ? [trade28457(2, '0.00500000', '0.00000500')] : []),
+          ],
+        };
       return undefined;
     });
     const v = new CcxtVenue({
@@ -328,6 +413,8 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
     await v.pollOrders();
     expect(pushed).toHaveLength(1);
     expect(pushed[0]).toMatchObject({ clientOrderId: 'bot1-0001', status: 'open', filled: 0.005 });
+    // The half's commission; then the whole order's (0.00001 BTC), not 0.000005 added to it again.
+    expect(pushed[0]!.fee).toEqual({ cost: 0.000005, currency: 'BTC' });
     state = 'filled';
     await v.pollOrders(); // gone from the open orders: read once, pushed filled, no longer watched
     expect(pushed).toHaveLength(2);
@@ -336,6 +423,7 @@ describe('CcxtVenue (Binance, recorded responses)', () => {
       status: 'closed',
       filled: 0.01,
       cost: 900,
+      fee: { cost: 0.00001, currency: 'BTC' },
     });
     const before = fake.calls.length;
     await v.pollOrders();

@@ -63,6 +63,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   private readonly watched = new Map<string, Watched>();
   /** Fees read from orders' trades, by order id, with the filled amount they cover (withTradeFee). */
   private readonly tradeFees = new Map<string, { filled: number; fee: Fee }>();
+  /** Poll rounds in a row an order's fee could not be read, by order id (bounded: LOOKUP_MISSES_MAX). */
+  private readonly feeMisses = new Map<string, number>();
   private readonly orderPollMs: number;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private polling = false;
@@ -234,10 +236,16 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
 
   /**
    * Remembers an open order (or forgets an ended one) for the poll; returns it, with its fee read from
-   * its trades where the exchange's order replies lack it (withTradeFee).
+   * its trades where the exchange's order replies lack it (withTradeFee). `strict` (the poll): a failed
+   * read of the trades throws, and the poll asks again next round. Otherwise (creates, lookups) it
+   * never turns an order the exchange has into an error: a create or a lookup by client id that failed
+   * would be sent again, placing the order twice; the order is then reported without its fee.
    */
-  private async watch(input: Order, symbol = input.symbol): Promise<Order> {
-    const order = await this.withTradeFee(input, symbol);
+  private async watch(input: Order, symbol = input.symbol, strict = false): Promise<Order> {
+    const order = await this.withTradeFee(input, symbol).catch(async (err: unknown) => {
+      if (strict) throw err;
+      return this.withTradeFee(input, symbol).catch(() => input);
+    });
     if (order.status === 'open') {
       const prev = this.watched.get(order.id);
       this.watched.set(order.id, {
@@ -268,7 +276,9 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     if (!feesFromTrades(ex.id, isSwapSymbol(symbol) ? 'swap' : 'spot')) return order;
     const cached = this.tradeFees.get(order.id);
     if (cached && cached.filled === order.filled) return { ...order, fee: cached.fee };
-    const trades = await this.call(() => ex.fetchMyTrades(symbol, undefined, undefined, { orderId: order.id }));
+    const trades = await this.call(() =>
+      ex.fetchMyTrades(symbol, undefined, undefined, { orderId: order.id }),
+    );
     const quote = symbol.split(':')[0]?.split('/')[1];
     const { fee, amount } = feeOfTrades(trades, order.id, quote);
     if (fee === null) return order;
@@ -336,7 +346,18 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
           }
           const order: Order = { ...now, symbol, clientOrderId: now.clientOrderId ?? before.clientOrderId };
           const changed = order.status !== before.status || order.filled !== before.filled;
-          const reported = await this.watch(order, symbol);
+          // Its fee could not be read: left as it was and asked about again next round, a bounded
+          // number of times (a fill is never held back for good: then reported without its fee).
+          const misses = this.feeMisses.get(id) ?? 0;
+          const strict = misses < LOOKUP_MISSES_MAX;
+          let reported: Order;
+          try {
+            reported = await this.watch(order, symbol, strict);
+          } catch {
+            this.feeMisses.set(id, misses + 1);
+            continue;
+          }
+          this.feeMisses.delete(id);
           if (changed) for (const l of this.listeners) l(reported);
         }
       }

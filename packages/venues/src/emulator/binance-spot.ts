@@ -342,7 +342,7 @@ export class BinanceSpotEmulator {
       case 'POST /api/v3/order':
         return this.createOrder(p, fault);
       case 'GET /api/v3/order':
-        return this.format(await this.find(p, true));
+        return this.wire(await this.find(p, true));
       case 'DELETE /api/v3/order':
         return this.cancel(p);
       case 'GET /api/v3/openOrders': {
@@ -350,7 +350,7 @@ export class BinanceSpotEmulator {
         const out = [];
         for (const o of this.orders.values()) {
           if (symbol !== null && o.symbol !== symbol) continue;
-          const f = await this.format(o);
+          const f = await this.wire(o);
           if (f.status === 'NEW' || f.status === 'PARTIALLY_FILLED') out.push(f);
         }
         return out;
@@ -358,11 +358,11 @@ export class BinanceSpotEmulator {
       case 'GET /api/v3/allOrders': {
         const symbol = this.symbolOf(p);
         const out = [];
-        for (const o of this.orders.values()) if (o.symbol === symbol) out.push(await this.format(o));
+        for (const o of this.orders.values()) if (o.symbol === symbol) out.push(await this.wire(o));
         return out.slice(-Number(p.get('limit') ?? 500));
       }
       case 'GET /api/v3/myTrades':
-        return this.myTrades(this.symbolOf(p));
+        return this.myTrades(this.symbolOf(p), p.get('orderId'));
       default:
         throw new BinanceError(404, -1100, `Unknown endpoint ${key}`);
     }
@@ -653,7 +653,16 @@ export class BinanceSpotEmulator {
     return { status, filled, cost, fee, feeCurrency, updated };
   }
 
-  /** Binance's order object (GET /api/v3/order shape). */
+  /**
+   * Binance's order object as GET /api/v3/order and the open/all lists send it: no commission and no
+   * average (only the create reply's `fills` and GET /api/v3/myTrades carry them).
+   */
+  private async wire(o: EmuOrder) {
+    const { avg: _a, fee: _f, feeCurrency: _c, ...wire } = await this.format(o);
+    return wire;
+  }
+
+  /** Binance's order object (GET /api/v3/order shape), plus the average and fee the emulator keeps. */
   private async format(o: EmuOrder) {
     const v = await this.view(o, false);
     return {
@@ -683,10 +692,12 @@ export class BinanceSpotEmulator {
     };
   }
 
-  private async myTrades(symbol: string): Promise<unknown[]> {
+  /** GET /api/v3/myTrades (one trade per filled leg); `orderId` keeps one order's trades. */
+  private async myTrades(symbol: string, orderId: string | null): Promise<unknown[]> {
     const out: unknown[] = [];
     for (const o of this.orders.values()) {
       if (o.symbol !== symbol || Date.now() < o.hideUntil) continue;
+      if (orderId !== null && o.orderId !== Number(orderId)) continue;
       for (const [i, id] of o.legs.entries()) {
         const l = await this.venue.fetchOrder(id, symbol);
         if (!(l.filled > 0)) continue;

@@ -3,7 +3,8 @@
  * position, liquidation price, contract size and the size in base units. ccxt's `collateral` of a cross
  * position is derived from the whole cross wallet (Binance: from the wallet balance behind the
  * liquidation price), so a cross position's margin is its initial margin (value ÷ leverage) instead;
- * an isolated one's is its isolated margin. Sources per exchange below.
+ * an isolated one's is the margin posted to it (Binance: isolatedWallet, not isolatedMargin, which adds
+ * the unrealized PnL). Sources per exchange below.
  */
 import type { Position } from '../types';
 import { toNumber } from './numbers';
@@ -95,6 +96,21 @@ export function binanceLeverage(info: Record<string, unknown> | undefined): numb
 }
 
 /**
+ * The field of the exchange's position row that holds the margin posted to an isolated position, where
+ * ccxt's `collateral` is something else. Binance USDⓈ-M GET /fapi/v3/positionRisk: `isolatedWallet` is
+ * the posted margin; `isolatedMargin` (ccxt's collateral) = isolatedWallet + unRealizedProfit, so it
+ * moved with the mark price (Position.collateral is the margin posted, types.ts).
+ * https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Position-Information-V3
+ */
+export const ISOLATED_COLLATERAL_FIELD: Readonly<Record<string, { field: string; source: string }>> = {
+  binance: {
+    field: 'isolatedWallet',
+    source:
+      'https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Position-Information-V3',
+  },
+};
+
+/**
  * A ccxt position in our shape. `contracts` stay the exchange's contracts (OKX: contracts of 0.01 BTC);
  * `amount` is the size in base units (linear: contracts × contract size; inverse: contracts × contract
  * size in USD ÷ the mark price). Money fields are in `settle`.
@@ -119,10 +135,14 @@ export function mapPosition(
   const price = markPrice || entryPrice;
   const amount = inverse ? (price > 0 ? units / price : 0) : units;
   // Cross: the position's own initial margin (ccxt's collateral there is the cross wallet's share);
-  // isolated: the margin posted to it.
+  // isolated: the margin posted to it (the exchange's own field where ccxt's includes the PnL).
   const initial = positive(p.initialMargin) ?? (notional > 0 ? notional / leverage : 0);
+  const own = ISOLATED_COLLATERAL_FIELD[ccxtId];
+  const posted = own ? positive(p.info?.[own.field]) : null;
   const collateral =
-    marginMode === 'cross' ? initial : (positive(p.collateral) ?? positive(p.initialMargin) ?? initial);
+    marginMode === 'cross'
+      ? initial
+      : (posted ?? positive(p.collateral) ?? positive(p.initialMargin) ?? initial);
   return {
     symbol: str(p.symbol),
     marketType,

@@ -38,14 +38,17 @@ const BINANCE_CROSS = {
 };
 
 describe('positions as the exchange reports them', () => {
-  it('Binance USDⓈ-M: an isolated position keeps its isolated margin; a cross one its own initial margin, not the wallet', async () => {
+  it('Binance USDⓈ-M: an isolated position keeps the margin posted (isolatedWallet); a cross one its own initial margin, not the wallet', async () => {
     for (const [row, expected] of [
       [
-        BINANCE_ISOLATED,
+        // Binance: isolatedMargin = isolatedWallet + unRealizedProfit; the row made consistent:
+        // 94 + 0.01 × (95,000 − 94,000) = 94 + 10 = 104. The margin posted is isolatedWallet,
+        // 0.01 × 94,000 ÷ 10 = 94 USDT, not the 104 that moves with the mark.
+        { ...BINANCE_ISOLATED, isolatedMargin: '104.00000000' },
         {
           side: 'long',
           marginMode: 'isolated',
-          collateral: 94.1,
+          collateral: 94,
           liquidationPrice: 85_100.12345678,
           contracts: 0.01,
           contractSize: 1,

@@ -2,8 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BinanceSpotEmulator,
   CcxtVenue,
+  DuplicateOrderError,
   EMULATOR_API_KEY,
   EMULATOR_SECRET,
+  InsufficientFundsError,
   InvalidOrderError,
   MarketSimulator,
   OrderNotFoundError,
@@ -11,6 +13,7 @@ import {
   VenueRateLimitError,
   binanceEmulatorCcxtOptions,
   liquidationPrice,
+  translateCcxtError,
   LINEAR_SPEC,
 } from '../../src/index';
 
@@ -126,6 +129,9 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     expect(trade).toMatchObject({ order: open.id, side: 'buy', amount: 0.1 });
     expect(trade!.fee?.currency).toBe('USDT');
     expect(trade!.fee?.cost).toBeCloseTo(open.cost * 0.0005, 6);
+    // The venue reads it from there (exchanges/fees.ts): the order is reported with its commission.
+    expect(open.fee?.currency).toBe('USDT');
+    expect(open.fee?.cost).toBeCloseTo(open.cost * 0.0005, 8);
 
     const [pos] = await venue.fetchPositions([SWAP]);
     expect(pos).toBeDefined();
@@ -138,10 +144,12 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
       marginMode: 'isolated',
       leverage: 10,
     });
-    // Binance's isolatedMargin is the margin posted (value ÷ 10) plus the unrealized PnL.
+    // The collateral is the margin posted, Binance's isolatedWallet: value at entry ÷ 10; not its
+    // isolatedMargin (= isolatedWallet + unrealized PnL).
     const posted = (0.1 * entry) / 10;
-    expect(pos!.collateral).toBeCloseTo(posted + pos!.unrealizedPnl, 4);
-    expect(pos!.liquidationPrice).toBeCloseTo(liquidationPrice(LINEAR_SPEC, 'long', 0.1, entry, posted)!, 2);
+    expect(pos!.collateral).toBeCloseTo(posted, 4);
+    // Within 0.05: Binance's figure is rounded to the 0.01 tick, and entry comes from the rounded fill.
+    expect(pos!.liquidationPrice).toBeCloseTo(liquidationPrice(LINEAR_SPEC, 'long', 0.1, entry, posted)!, 1);
 
     // The futures wallet: free + margin used; its total is the margin balance (with unrealized PnL).
     const bal = (await venue.fetchBalance({ type: 'swap' })).USDT!;
@@ -150,6 +158,11 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     expect(bal.total).toBeCloseTo(bal.free + bal.used + pos!.unrealizedPnl, 4);
     // The spot wallet is another account.
     expect((await venue.fetchBalance()).USDT?.total).toBe(1_000);
+    // The mark moves 1,000 up: 0.1 × 1,000 = ~100 USDT of unrealized PnL; the posted margin is unchanged.
+    hold(101_000);
+    const [moved] = await venue.fetchPositions([SWAP]);
+    expect(moved!.unrealizedPnl).toBeGreaterThan(90);
+    expect(moved!.collateral).toBeCloseTo(posted, 4);
 
     // A reduce-only close larger than the position: capped, the position is gone.
     const close = await venue.createOrder({
@@ -163,18 +176,20 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     expect(close.reduceOnly).toBe(true);
     expect(close.filled).toBeCloseTo(0.1, 10);
     expect(await venue.fetchPositions([SWAP])).toEqual([]);
-    // Nothing left to reduce: fapi's -2022 "ReduceOnly Order is rejected." (The venue reads it as
-    // unmapped: the Binance error table has no USDⓈ-M codes yet; reported, not asserted here.)
-    await expect(
-      venue.createOrder({
+    // Nothing left to reduce: fapi's -2022 "ReduceOnly Order is rejected.": this order is refused.
+    const refused = await venue
+      .createOrder({
         symbol: SWAP,
         side: 'sell',
         type: 'market',
         amount: 0.1,
         reduceOnly: true,
         clientOrderId: 'fut-3',
-      }),
-    ).rejects.toThrow(/-2022/);
+      })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InvalidOrderError);
+    expect(refused).toMatchObject({ reason: 'other', action: 'refuse' });
+    expect(String(refused)).toMatch(/-2022/);
     const ledger = await emu.ledger();
     expect(ledger.map((e) => [e.clientOrderId, e.symbol, e.market, e.status])).toEqual([
       ['fut-1', SWAP, 'swap', 'closed'],
@@ -234,22 +249,63 @@ describe('Binance USDⓈ-M emulator: the live path trades swaps against it', () 
     await expect(venue.fetchOrder('999', SWAP)).rejects.toBeInstanceOf(OrderNotFoundError);
   });
 
-  it("refuses with fapi's codes: -2019 margin insufficient, -4164 notional, -4028 leverage", async () => {
+  it("refuses with fapi's codes, each in its class: -2019 funds, -4164 notional, -4028 leverage, -4116 duplicate, -4047", async () => {
     await venue.loadMarkets();
-    await expect(
-      venue.createOrder({ symbol: SWAP, side: 'buy', type: 'market', amount: 10, clientOrderId: 'big' }),
-    ).rejects.toThrow(/-2019.*Margin is insufficient/);
-    // Below MIN_NOTIONAL, sent straight to ccxt (the venue's own check would stop it first).
-    await expect(venue.ccxt.loadMarkets()).resolves.toBeTruthy();
+    // -2019 "Margin is insufficient.": wait for funds, not an unmapped error.
+    const big = await venue
+      .createOrder({ symbol: SWAP, side: 'buy', type: 'market', amount: 10, clientOrderId: 'big' })
+      .catch((e: unknown) => e);
+    expect(big).toBeInstanceOf(InsufficientFundsError);
+    expect(String(big)).toMatch(/-2019.*Margin is insufficient/);
+    // -4164 below MIN_NOTIONAL: a market order the venue cannot check itself (no price), refused as min_cost.
+    const small = await venue
+      .createOrder({ symbol: SWAP, side: 'buy', type: 'market', amount: 0.00002, clientOrderId: 'small' })
+      .catch((e: unknown) => e);
+    expect(small).toBeInstanceOf(InvalidOrderError);
+    expect(small).toMatchObject({ reason: 'min_cost' });
+    expect(String(small)).toMatch(/-4164/);
+    // Sent straight to ccxt (the venue's own checks would stop these first), read by the venue's
+    // translation: -4028 "Leverage 100 is not valid" above the market's maximum (75x for an altcoin
+    // on paper) refuses; -4116 a client id taken by an open order is a duplicate (look it up).
     const swapCcxt = (venue as unknown as { swapExchange: CcxtVenue['ccxt'] }).swapExchange;
-    await expect(swapCcxt.createOrder(SWAP, 'limit', 'buy', 0.00001, 1_000)).rejects.toThrow(/-4164/);
-    // Above the market's maximum (75x for an altcoin on paper): -4028 "Leverage 100 is not valid".
     const alt = Object.values(emu.simulator.markets('binance', { swaps: true })).find(
       (m) => m.linear === true && m.maxLeverage === 75,
     );
     expect(alt).toBeDefined();
-    await expect(swapCcxt.setLeverage(100, alt!.symbol)).rejects.toThrow(/-4028/);
+    const lev = await swapCcxt.setLeverage(100, alt!.symbol).catch((e: unknown) => e);
+    expect(String(lev)).toMatch(/-4028/);
+    expect(translateCcxtError(lev, 'binance')).toMatchObject({ reason: 'other', action: 'refuse' });
+    expect(translateCcxtError(lev, 'binance')).toBeInstanceOf(InvalidOrderError);
     await expect(venue.setLeverage(126, SWAP)).rejects.toBeInstanceOf(InvalidOrderError);
+    // Cross first (no order open yet), so that the venue's switch to isolated below meets the open order.
+    await swapCcxt.setMarginMode('cross', SWAP);
+    const p = Math.round(price() * 0.9);
+    await swapCcxt.createOrder(SWAP, 'limit', 'buy', 0.01, p, { newClientOrderId: 'dup-1' });
+    const dup = await swapCcxt
+      .createOrder(SWAP, 'limit', 'buy', 0.01, p, { newClientOrderId: 'dup-1' })
+      .catch((e: unknown) => e);
+    expect(String(dup)).toMatch(/-4116/);
+    expect(translateCcxtError(dup, 'binance')).toBeInstanceOf(DuplicateOrderError);
+    // With an order open, the margin type cannot change: -4047, a refusal of this request.
+    const locked = await venue.setLeverage(10, SWAP).catch((e: unknown) => e);
+    expect(String(locked)).toMatch(/-4047/);
+    expect(locked).toBeInstanceOf(InvalidOrderError);
+  });
+
+  it('setLeverage goes through the call wrapper: a clock skew is resynced, a 429 carries Retry-After', async () => {
+    await venue.loadMarkets();
+    // -1021 on POST /fapi/v1/marginType: the clock is measured again and the call retried once.
+    emu.inject('clock-skew');
+    expect(await venue.setLeverage(7, SWAP)).toBe(7);
+    expect(emu.faults.applied['clock-skew']).toBe(1);
+    expect(paths()).toContain('GET /fapi/v1/time');
+    expect(await venue.fetchLeverage(SWAP)).toBe(7);
+    // 429 on POST /fapi/v1/marginType: a rate-limit error saying when to come back.
+    emu.settings.retryAfterS = 3;
+    emu.inject('rate-limit');
+    const limited = await venue.setLeverage(8, SWAP).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(VenueRateLimitError);
+    expect((limited as VenueRateLimitError).retryAfterMs).toBe(3_000);
   });
 });
 
@@ -263,14 +319,17 @@ describe('Binance USDⓈ-M emulator: faults on futures orders', () => {
     clientOrderId,
   });
 
-  it('a create whose answer is lost is found by its client id; a resend while open is refused (-4116)', async () => {
+  it('a create whose answer is lost is found by its client id; a resend while open (-4116) is answered with it', async () => {
     await venue.loadMarkets();
     emu.inject('drop-after-accept');
     const req = limitReq('lost-1');
     await expect(venue.createOrder(req)).rejects.toBeInstanceOf(VenueNetworkError);
     const found = await venue.fetchOrderByClientId('lost-1', SWAP);
     expect(found).toMatchObject({ clientOrderId: 'lost-1', status: 'open' });
-    await expect(venue.createOrder(req)).rejects.toThrow(/-4116/);
+    // Binance refuses the resend (-4116 "ClientOrderId is duplicated."): the venue looks the order up
+    // by its client id and answers with it; nothing is placed twice.
+    const again = await venue.createOrder(req);
+    expect(again).toMatchObject({ id: found!.id, clientOrderId: 'lost-1', status: 'open' });
     expect(emu.duplicateAttempts).toBe(1);
     expect((await emu.ledger()).filter((e) => e.clientOrderId === 'lost-1')).toHaveLength(1);
   });
@@ -327,6 +386,35 @@ describe('Binance USDⓈ-M emulator: faults on futures orders', () => {
     expect(done).toMatchObject({ status: 'closed' });
     expect(done.filled).toBeCloseTo(0.05, 10);
     expect((await venue.fetchPositions([SWAP]))[0]?.contracts).toBeCloseTo(0.05, 10);
+  });
+
+  it("a partly filled order's fee is its trades' commission, read once per fill, never counted twice", async () => {
+    hold(100_000);
+    await venue.loadMarkets();
+    const trades = () => paths().filter((x) => x === 'GET /fapi/v1/userTrades').length;
+    emu.inject('partial-fill');
+    const o = await venue.createOrder({ ...limitReq('fee-1', 1.05), amount: 0.05 });
+    expect(o.filled).toBeCloseTo(0.02, 10);
+    // 0.02 filled: 0.05 % taker of its cost, in USDT, from one read of userTrades.
+    expect(o.fee?.currency).toBe('USDT');
+    expect(o.fee?.cost).toBeCloseTo(o.cost * 0.0005, 8);
+    expect(trades()).toBe(1);
+    // Read again with no new fill: the same fee, no new read.
+    expect((await venue.fetchOrder(o.id, SWAP)).fee).toEqual(o.fee);
+    expect(trades()).toBe(1);
+    await emu.releaseWithheld();
+    const done = await venue.fetchOrder(o.id, SWAP);
+    expect(done.status).toBe('closed');
+    // The whole order's commission (both fills), not the first fill's added to it again.
+    const swapCcxt = (venue as unknown as { swapExchange: CcxtVenue['ccxt'] }).swapExchange;
+    const all = (await swapCcxt.fetchMyTrades(SWAP)).filter((t) => t.order === o.id);
+    const sum = all.reduce((a, t) => a + (t.fee?.cost ?? 0), 0);
+    expect(all.length).toBe(2);
+    expect(done.fee?.cost).toBeCloseTo(sum, 10);
+    expect(done.fee?.cost).toBeCloseTo(done.cost * 0.0005, 6);
+    expect(trades()).toBe(3);
+    await venue.fetchOrder(o.id, SWAP);
+    expect(trades()).toBe(3);
   });
 
   it('a partial market fill expires with what filled and stays so (the rest is never placed later)', async () => {

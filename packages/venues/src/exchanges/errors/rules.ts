@@ -1,6 +1,7 @@
 import {
   AuthenticationError,
   ClockSkewError,
+  DuplicateOrderError,
   InsufficientFundsError,
   InvalidOrderError,
   OrderNotFoundError,
@@ -24,6 +25,8 @@ export type ErrorKind =
   | 'precision' // too many decimals → InvalidOrderError (refuse)
   | 'bad_price' // price outside the allowed band → InvalidOrderError (refuse)
   | 'bad_symbol' // unknown or untradable pair → InvalidOrderError (refuse; pause if delisted)
+  | 'refused' // any other refusal of this order (reduce-only with nothing to reduce, leverage out of range) → InvalidOrderError 'other' (refuse)
+  | 'duplicate' // the client id is taken by an order already placed → DuplicateOrderError (look it up by client id)
   | 'not_found' // unknown order → OrderNotFoundError
   | 'rate_limit' // too many requests → VenueRateLimitError (retry after Retry-After or backoff)
   | 'clock' // timestamp outside the receive window → ClockSkewError (resync the clock, retry)
@@ -183,6 +186,14 @@ export function errorOfKind(
       return new InvalidOrderError(`${exchange} refused the order (${detail})`, exchange, kind, cause);
     case 'bad_symbol':
       return new InvalidOrderError(`${exchange}: unknown symbol (${detail})`, exchange, 'bad_symbol', cause);
+    case 'refused':
+      return new InvalidOrderError(`${exchange} refused the order (${detail})`, exchange, 'other', cause);
+    case 'duplicate':
+      return new DuplicateOrderError(
+        `${exchange} already has an order with this client id (${detail})`,
+        exchange,
+        cause,
+      );
     case 'not_found':
       return new OrderNotFoundError(`${exchange}: order not found (${detail})`, exchange, cause);
     case 'rate_limit': {

@@ -7,6 +7,7 @@ import type { ErrorRule } from './rules';
  */
 
 const BINANCE = 'https://developers.binance.com/docs/binance-spot-api-docs/errors';
+const BINANCE_FAPI = 'https://developers.binance.com/docs/derivatives/usds-margined-futures/error-code';
 const binance: ErrorRule[] = [
   { code: '-1021', kind: 'clock', source: `${BINANCE}#-1021-invalid_timestamp` },
   { code: '-1022', kind: 'auth', source: `${BINANCE}#-1022-invalid_signature` },
@@ -53,6 +54,25 @@ const binance: ErrorRule[] = [
   { code: '-2011', kind: 'not_found', source: `${BINANCE}#-2011-cancel_rejected` },
   { code: '-2013', kind: 'not_found', source: `${BINANCE}#-2013-no_such_order` },
   { code: '-1008', kind: 'maintenance', source: `${BINANCE}#-1008-server_busy` },
+  // USDⓈ-M futures (/fapi). ccxt maps these only for its own fapi URLs; through another base URL (the
+  // emulator's, a proxy's) they reached the platform unmapped.
+  { code: '-2019', kind: 'funds', source: `${BINANCE_FAPI} (-2019 MARGIN_NOT_SUFFICIEN)` },
+  { code: '-2022', kind: 'refused', source: `${BINANCE_FAPI} (-2022 REDUCE_ONLY_REJECT)` },
+  // Unique among the open orders: an earlier send of this order is on the book (look it up).
+  { code: '-4116', kind: 'duplicate', source: `${BINANCE_FAPI} (-4116 DUPLICATED_CLIENT_TRAN_ID)` },
+  { code: '-4164', kind: 'min_cost', source: `${BINANCE_FAPI} (-4164 MIN_NOTIONAL)` },
+  { code: '-4028', kind: 'refused', source: `${BINANCE_FAPI} (-4028 INVALID_LEVERAGE)` },
+  // The margin type cannot change while the symbol has open orders / a position.
+  {
+    code: '-4047',
+    kind: 'refused',
+    source: `${BINANCE_FAPI} (-4047 MARGIN_TYPE_CANNOT_BE_CHANGED_IF_THERE_EXISTS_OPEN_ORDERS)`,
+  },
+  {
+    code: '-4048',
+    kind: 'refused',
+    source: `${BINANCE_FAPI} (-4048 MARGIN_TYPE_CANNOT_BE_CHANGED_IF_THERE_EXISTS_POSITION)`,
+  },
 ];
 
 const BYBIT = 'https://bybit-exchange.github.io/docs/v5/error';
