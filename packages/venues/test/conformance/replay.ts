@@ -42,7 +42,7 @@ export function replay(exchange: string, fx: ExchangeFixture, replies: Reply[]):
     exchange,
     apiKey: 'a'.repeat(32),
     // Base64 (Kraken and Coinbase decode their secret) and long enough for every exchange's signer.
-    secret: Buffer.from('a-conformance-test-secret-of-48-characters-long!!').toString('base64'),
+    secret: fx.secret ?? Buffer.from('a-conformance-test-secret-of-48-characters-long!!').toString('base64'),
     password: 'passphrase',
     orderPollMs: 3_600_000,
     ...(fx.options ? { ccxtOptions: { options: fx.options } } : {}),
