@@ -6,7 +6,7 @@
  * Mantine CSS split covers every component the app uses. Then builds the app (in memory) and checks
  * the same on what the bundler made: the entry chunk and its static imports hold no module of
  * lightweight-charts, viem, zod (zod is reached in the sources through @bytx/contract and left out
- * only by tree-shaking, vite.config.ts), floating-ui or the toasts' container.
+ * only by tree-shaking, vite.config.ts), floating-ui, TanStack Query or the toasts' container.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -151,7 +151,7 @@ describe('first page split', () => {
   });
 
   it(
-    'builds a first script on React DOM without charts, viem, zod, floating parts or other pages',
+    'builds a first script on React DOM without charts, viem, zod, Query, floating parts or other pages',
     { timeout: 180_000 },
     async () => {
       const out = (await build({
@@ -195,6 +195,8 @@ describe('first page split', () => {
       // The build renders with React DOM itself (docs/web-shell.md "The runtime"), no compatibility layer.
       expect(rendered.some((id) => /node_modules\/react-dom\//.test(id))).toBe(true);
       expect(rendered.filter((id) => /node_modules\/preact\//.test(id))).toEqual([]);
+      // TanStack Query comes with the pages (app/query.tsx); the ticker bar polls on its own timer.
+      expect(rendered.filter((id) => /node_modules\/@tanstack\//.test(id))).toEqual([]);
       expect(rendered.filter((id) => /@mantine\/notifications\/esm\/Notifications\.mjs$/.test(id))).toEqual(
         [],
       );
