@@ -2,7 +2,12 @@
 // exchange reports them (exchanges/positions.ts), liquidations, funding, and spot <-> swap transfers.
 import { isSwapSymbol } from '../derivatives';
 import { InvalidOrderError } from '../errors';
-import { FETCH_LEVERAGE_PARAMS, LEVERAGE_INFO_FIELD, leverageParams } from '../exchanges/calls';
+import {
+  FETCH_LEVERAGE_PARAMS,
+  LEVERAGE_INFO_FIELD,
+  leverageCalls,
+  leverageSetsMarginMode,
+} from '../exchanges/calls';
 import { bybitAccountMarginMode } from '../exchanges/positions';
 import type { FundingRate, Liquidation, LiquidationListener, Position, TransferWallet } from '../types';
 import { isNoChange } from './errors';
@@ -49,11 +54,14 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
         if (!isNoChange(err)) throw err;
       }
     };
-    if (ex.has.setMarginMode) {
+    if (ex.has.setMarginMode && !leverageSetsMarginMode(ex.id)) {
       await this.call(() => unlessNoChange(() => ex.setMarginMode('isolated', symbol, { leverage })));
     }
-    // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX).
-    await this.call(() => unlessNoChange(() => ex.setLeverage(leverage, symbol, leverageParams(ex.id))));
+    // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX,
+    // Poloniex; MEXC: one call per side).
+    for (const params of leverageCalls(ex.id)) {
+      await this.call(() => unlessNoChange(() => ex.setLeverage(leverage, symbol, params)));
+    }
     return leverage;
   }
 

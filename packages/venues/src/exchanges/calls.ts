@@ -30,7 +30,15 @@ export function bookDepth(ccxtId: string, limit: number): number {
  * Parameters ccxt's `setLeverage` needs on an exchange for the platform's positions: one-way mode,
  * isolated margin (CcxtVenue.setLeverage sets isolated margin first where the exchange has the call).
  */
-export const LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; source: string }> = {
+export const LEVERAGE_PARAMS: Record<
+  string,
+  {
+    params: Record<string, unknown> | Record<string, unknown>[];
+    /** The leverage call sets the margin mode too: ccxt's own setMarginMode is not called. */
+    setsMarginMode?: true;
+    source: string;
+  }
+> = {
   // set-leverage takes the margin mode it sets the leverage for (mgnMode); ccxt's default is cross, so
   // the leverage of the isolated positions the bots open was left unset (and cross's changed).
   okx: {
@@ -43,6 +51,18 @@ export const LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; 
     params: { side: 'BOTH' },
     source: 'https://bingx-api.github.io/docs-v3/#/en/Swap/Trades%20Endpoints/Set%20Leverage',
   },
+  // POST /api/v1/private/position/change_leverage takes the leverage per side of an isolated position
+  // (openType 1 = isolated; positionType 1 = long, 2 = short) or a position id; ccxt refuses the call
+  // without them. Both sides are set, as one-way bots open either. ccxt's setMarginMode posts the same
+  // call without positionType, which MEXC requires when no position id is given: not used.
+  mexc: {
+    setsMarginMode: true,
+    params: [
+      { openType: 1, positionType: 1 },
+      { openType: 1, positionType: 2 },
+    ],
+    source: 'https://mexcdevelop.github.io/apidocs/contract_v1_en/#switch-leverage',
+  },
   // POST /v3/position/leverage requires mgnMode (ISOLATED / CROSS); ccxt refuses the call without it.
   poloniex: {
     params: { marginMode: 'isolated' },
@@ -50,8 +70,16 @@ export const LEVERAGE_PARAMS: Record<string, { params: Record<string, unknown>; 
   },
 };
 
-export function leverageParams(ccxtId: string): Record<string, unknown> {
-  return { ...LEVERAGE_PARAMS[ccxtId]?.params };
+/** Whether the exchange's leverage call sets the margin mode itself (no separate setMarginMode). */
+export function leverageSetsMarginMode(ccxtId: string): boolean {
+  return LEVERAGE_PARAMS[ccxtId]?.setsMarginMode === true;
+}
+
+/** The parameter sets of the `setLeverage` calls to make (one call each; one with none by default). */
+export function leverageCalls(ccxtId: string): Record<string, unknown>[] {
+  const p = LEVERAGE_PARAMS[ccxtId]?.params;
+  if (!p) return [{}];
+  return Array.isArray(p) ? p.map((x) => ({ ...x })) : [{ ...p }];
 }
 
 /**
