@@ -10,6 +10,7 @@ import {
   fetchOrderByClientIdDirect,
   fetchOrderById,
   findInLists,
+  openOrdersParams,
   type LookupExchange,
 } from '../exchanges/lookups';
 import { feeOfTrades, feesFromTrades } from '../exchanges/fees';
@@ -217,7 +218,10 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   async fetchOpenOrders(symbol?: string): Promise<Order[]> {
     this.requireKeys();
     const ex = this.exchangeFor(symbol);
-    const list = await this.call(() => ex.fetchOpenOrders(symbol));
+    // Every page where the exchange pages its open orders (exchanges/lookups.ts: Bybit).
+    const list = await this.call(() =>
+      ex.fetchOpenOrders(symbol, undefined, undefined, openOrdersParams(ex.id)),
+    );
     return list.map((o) => toOrder(o, feeCurrencyOf(ex.id, str((o as { symbol?: unknown }).symbol))));
   }
 
@@ -264,8 +268,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
 
   /**
    * The fee of a filled (or partly filled) order whose reply has none, on an exchange whose rule says
-   * its fees are in its trades (exchanges/fees.ts: Binance spot and USDⓈ-M): ccxt `fetchMyTrades` with
-   * the order id, summed per currency. The sum covers every trade of the order, so it replaces, never
+   * its fees are in its trades (exchanges/fees.ts: Binance spot and USDⓈ-M, MEXC spot, Bitfinex): ccxt
+   * `fetchMyTrades` with the order id (or `fetchOrderTrades`, per the rule), summed per currency. The sum covers every trade of the order, so it replaces, never
    * adds to, what was reported before; it is cached per (order, filled amount), so polls that see no
    * new fill do not ask again. Trades that do not yet cover the filled amount are not cached (asked
    * again at the next read). Margin orders (other endpoints) are left as they are.
@@ -273,11 +277,14 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   private async withTradeFee(order: Order, symbol: string): Promise<Order> {
     if (order.fee !== null || !(order.filled > 0) || order.marginMode === 'isolated') return order;
     const ex = this.exchangeFor(symbol);
-    if (!feesFromTrades(ex.id, isSwapSymbol(symbol) ? 'swap' : 'spot')) return order;
+    const how = feesFromTrades(ex.id, isSwapSymbol(symbol) ? 'swap' : 'spot');
+    if (!how) return order;
     const cached = this.tradeFees.get(order.id);
     if (cached && cached.filled === order.filled) return { ...order, fee: cached.fee };
     const trades = await this.call(() =>
-      ex.fetchMyTrades(symbol, undefined, undefined, { orderId: order.id }),
+      how === 'fetchOrderTrades'
+        ? ex.fetchOrderTrades(order.id, symbol)
+        : ex.fetchMyTrades(symbol, undefined, undefined, { orderId: order.id }),
     );
     const quote = symbol.split(':')[0]?.split('/')[1];
     const { fee, amount } = feeOfTrades(trades, order.id, quote);

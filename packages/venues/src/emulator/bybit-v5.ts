@@ -589,6 +589,10 @@ export class BybitV5Emulator {
     const status = p.get('orderStatus');
     const limit = Math.min(50, Number(p.get('limit') ?? 20) || 20);
     const list = [];
+    // Pages of `limit` (Bybit: default 20, at most 50); nextPageCursor names the next one.
+    const from = Number(p.get('cursor') ?? 0) || 0;
+    let matched = 0;
+    let more = false;
     for (const o of candidates.reverse()) {
       if (o.category !== cat || (symbol !== null && o.market.symbol !== symbol)) continue;
       if (byKey && o.unknownLookups > 0) {
@@ -600,10 +604,15 @@ export class BybitV5Emulator {
       // openOnly=1 on realtime: the recent finished orders too (Bybit keeps the last 500 there).
       if (which === 'history' ? open : !open && p.get('openOnly') !== '1') continue;
       if (status !== null && v.status !== status) continue;
+      matched += 1;
+      if (matched <= from) continue;
+      if (list.length >= limit) {
+        more = true;
+        break;
+      }
       list.push(orderObject(o, v));
-      if (list.length >= limit) break;
     }
-    return { category: cat, list, nextPageCursor: '' };
+    return { category: cat, list, nextPageCursor: more ? String(from + limit) : '' };
   }
 
   /** The order's state from its legs; `truth` ignores a hidden (late) fill. */

@@ -193,6 +193,21 @@ export function lookupRule(ccxtId: string): LookupRule {
   return LOOKUP_RULES[ccxtId] ?? DEFAULT_RULE;
 }
 
+/**
+ * Parameters for ccxt's `fetchOpenOrders` where the exchange answers one page of the open orders: on
+ * Bybit, GET /v5/order/realtime returns `limit` orders (default 20, at most 50) and a `nextPageCursor`
+ * (https://bybit-exchange.github.io/docs/v5/order/open-order); ccxt follows the cursor only when asked
+ * (`paginate`: pages of 50, up to ccxt's `paginationCalls`, 10 by default). Without it a bot with more
+ * than 20 resting orders had the rest missing from the list (each then looked up one by one).
+ */
+const OPEN_ORDERS_PARAMS: Readonly<Record<string, Record<string, unknown>>> = {
+  bybit: { paginate: true },
+};
+
+export function openOrdersParams(ccxtId: string): Record<string, unknown> {
+  return { ...OPEN_ORDERS_PARAMS[ccxtId] };
+}
+
 /** The ccxt calls a lookup makes (a subset of ccxt's Exchange, loosely typed as ccxt's own are). */
 export interface LookupExchange {
   id: string;
@@ -315,7 +330,7 @@ export async function findInLists(
   const match = (o: unknown): boolean =>
     (key.id !== undefined && key.id !== '' && String(idOf(o)) === key.id) ||
     (key.clientOrderId !== undefined && key.clientOrderId !== null && clientIdOf(o) === key.clientOrderId);
-  const open = await ex.fetchOpenOrders(symbol);
+  const open = await ex.fetchOpenOrders(symbol, undefined, undefined, openOrdersParams(ex.id));
   const hit = open.find(match);
   if (hit) return hit;
   const has = ex.has;

@@ -211,6 +211,24 @@ describe('Bybit v5 emulator: the live path trades against it', () => {
     expect(await venue.fetchPositions([PERP])).toEqual([]);
   });
 
+  it('lists every open order, not only the first page of 20 (Bybit pages /v5/order/realtime)', async () => {
+    const p = Math.round(price() * 0.8);
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const o = await venue.createOrder({
+        symbol: SPOT,
+        side: 'buy',
+        type: 'limit',
+        amount: 0.001,
+        price: p - i,
+        clientOrderId: `page-${i}`,
+      });
+      ids.push(o.id);
+    }
+    const open = await venue.fetchOpenOrders(SPOT);
+    expect(open.map((o) => o.id).sort()).toEqual([...ids].sort());
+  });
+
   it("refuses with Bybit's codes: 170131 / 110007 insufficient balance, 110001 no such order", async () => {
     await expect(
       venue.createOrder({
