@@ -241,8 +241,12 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       const next = price[sym]! * (1 + (rand() - 0.5) * 0.008);
       price[sym] = Math.max(p0[sym]! * 0.97, Math.min(p0[sym]! * 1.03, next));
     }
-    const r = rand();
-    bybitOffset = r < 0.08 ? 0.008 : r < 0.16 ? -0.008 : 0;
+    // Bybit's ETH price leaves Binance's by 0.8 % (past the bot's 0.2 % fees + 0.1 % margin) for a few
+    // steps at a time (~2.5 s), either way: the arbitrage bot makes round trips both ways.
+    if (rand() < 0.08) {
+      const r = rand();
+      bybitOffset = r < 0.35 ? 0.008 : r < 0.7 ? -0.008 : 0;
+    }
   };
 
   const email = 'live-crash@example.com';
