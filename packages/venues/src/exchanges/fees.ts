@@ -9,8 +9,20 @@ import { toNumber } from './numbers';
 
 export type FeeMarket = 'spot' | 'swap';
 
-/** Per ccxt id and market type: the documentation that says the order replies lack the commission. */
-export const FEES_FROM_TRADES: Readonly<Record<string, Partial<Record<FeeMarket, string>>>> = {
+/**
+ * How an order's trades are read: ccxt `fetchMyTrades(symbol, …, { orderId })` (the exchange filters
+ * by order; the venue filters again), or `fetchOrderTrades(id, symbol)` where the exchange has a call
+ * for one order's trades and its trade history takes no order filter (Bitfinex).
+ */
+export type TradesCall = 'fetchMyTrades' | 'fetchOrderTrades';
+
+/**
+ * Per ccxt id and market type: the documentation that says the order replies lack the commission (a
+ * string: read with fetchMyTrades), or that and the call to use.
+ */
+export const FEES_FROM_TRADES: Readonly<
+  Record<string, Partial<Record<FeeMarket, string | { source: string; call: TradesCall }>>>
+> = {
   binance: {
     // GET /api/v3/order (and the open/all orders lists) have no commission; only the create reply's
     // `fills` (newOrderRespType FULL, which ccxt reads) and GET /api/v3/myTrades carry it. A resting
@@ -24,11 +36,31 @@ export const FEES_FROM_TRADES: Readonly<Record<string, Partial<Record<FeeMarket,
       'https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Query-Order ; ' +
       'https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Account-Trade-List',
   },
+  // MEXC spot's order query is Binance's shape without commission (ccxt sets a fee only from a
+  // contract order's feeCurrency); GET /api/v3/myTrades carries commission / commissionAsset and takes
+  // orderId. Its contract orders carry their fees (takerFee, makerFee).
+  mexc: {
+    spot:
+      'https://mexcdevelop.github.io/apidocs/spot_v3_en/#query-order ; ' +
+      'https://mexcdevelop.github.io/apidocs/spot_v3_en/#account-trade-list',
+  },
+  // Bitfinex v2 order rows have no fee field (ccxt's parseOrder leaves it empty); a trade row has FEE
+  // (negative: charged) and FEE_CURRENCY, read for one order by POST /v2/auth/r/order/{symbol}:{id}/trades.
+  bitfinex: {
+    spot: {
+      source:
+        'https://docs.bitfinex.com/reference/rest-auth-retrieve-orders ; ' +
+        'https://docs.bitfinex.com/reference/rest-auth-order-trades',
+      call: 'fetchOrderTrades',
+    },
+  },
 };
 
-/** Whether `ccxtId`'s orders of `market` take their fee from their trades. */
-export function feesFromTrades(ccxtId: string, market: FeeMarket): boolean {
-  return FEES_FROM_TRADES[ccxtId]?.[market] !== undefined;
+/** How `ccxtId`'s orders of `market` read their fee from their trades; undefined: from the order. */
+export function feesFromTrades(ccxtId: string, market: FeeMarket): TradesCall | undefined {
+  const rule = FEES_FROM_TRADES[ccxtId]?.[market];
+  if (rule === undefined) return undefined;
+  return typeof rule === 'string' ? 'fetchMyTrades' : rule.call;
 }
 
 /** The fields of a ccxt trade we read. */
