@@ -7,6 +7,7 @@ import {
   LEVERAGE_INFO_FIELD,
   leverageCalls,
   leverageSetsMarginMode,
+  ORDER_LEVERAGE,
 } from '../exchanges/calls';
 import { bybitAccountMarginMode } from '../exchanges/positions';
 import type { FundingRate, Liquidation, LiquidationListener, Position, TransferWallet } from '../types';
@@ -56,6 +57,11 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     };
     if (ex.has.setMarginMode && !leverageSetsMarginMode(ex.id)) {
       await this.call(() => unlessNoChange(() => ex.setMarginMode('isolated', symbol, { leverage })));
+    }
+    // KuCoin: an isolated position's leverage is sent with each order, not set (exchanges/calls.ts).
+    if (ORDER_LEVERAGE[ex.id]) {
+      this.orderLeverage.set(symbol, leverage);
+      return leverage;
     }
     // The exchange's own parameters for one-way, isolated positions (exchanges/calls.ts: OKX, BingX,
     // Poloniex; MEXC: one call per side).

@@ -3,7 +3,7 @@
 // the poll that pushes a watched order's fills and end to the listeners (REST cannot push).
 import { isSwapSymbol } from '../derivatives';
 import { DuplicateOrderError, InvalidOrderError, NotSupportedError } from '../errors';
-import { feeCurrencyOf } from '../exchanges/calls';
+import { feeCurrencyOf, ORDER_LEVERAGE } from '../exchanges/calls';
 import { ccxtClientIdParams } from '../exchanges/client-ids';
 import {
   countsAsMiss,
@@ -62,6 +62,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
   protected readonly listeners = new Set<OrderListener>();
   /** Open orders placed or looked up through this instance, by exchange order id. */
   private readonly watched = new Map<string, Watched>();
+  /** Perpetuals whose leverage goes with each order (exchanges/calls.ts ORDER_LEVERAGE): as last set. */
+  protected readonly orderLeverage = new Map<string, number>();
   /** Fees read from orders' trades, by order id, with the filled amount they cover (withTradeFee). */
   private readonly tradeFees = new Map<string, { filled: number; fee: Fee }>();
   /** Poll rounds in a row an order's fee could not be read, by order id (bounded: LOOKUP_MISSES_MAX). */
@@ -131,6 +133,8 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     // The id in the param ccxt reads for this exchange (its own name, or a number, where ccxt does not map it).
     const params: Record<string, unknown> = ccxtClientIdParams(this.ccxt.id, req.clientOrderId);
     if (swap && req.reduceOnly) params.reduceOnly = true;
+    const perOrder = swap ? ORDER_LEVERAGE[this.exchangeFor(req.symbol).id] : undefined;
+    if (perOrder) params[perOrder.param] = this.orderLeverage.get(req.symbol) ?? 1;
     if (!swap && req.marginMode === 'isolated') {
       params.marginMode = 'isolated';
       // Binance borrows (or repays) automatically with the order only when asked.

@@ -132,3 +132,16 @@ export const FETCH_LEVERAGE_PARAMS: Record<string, { params: Record<string, unkn
     source: 'https://api-docs.poloniex.com/v3/futures/api/positions/get-leverages',
   },
 };
+
+/**
+ * Exchanges where an isolated position's leverage is not a setting but a parameter of each order: the
+ * venue keeps the leverage the bot set and sends it with every perpetual order. KuCoin futures: an
+ * order's `leverage` (ccxt sends 1 when none is given); its only leverage setting, changeCrossUserLeverage,
+ * is the cross margin one.
+ */
+export const ORDER_LEVERAGE: Record<string, { param: string; source: string }> = {
+  kucoin: {
+    param: 'leverage',
+    source: 'https://www.kucoin.com/docs-new/rest/futures-trading/orders/add-order',
+  },
+};

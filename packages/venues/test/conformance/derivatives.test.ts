@@ -1,6 +1,7 @@
 import ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { exchangeCapabilities } from '../../src/exchanges/capabilities';
+import { FIXTURES } from './fixtures/index';
 import { replay } from './replay';
 import { expectRefused, near, onReplay, TIER } from './tier';
 
@@ -82,4 +83,36 @@ describe('conformance: leverage (set, read back)', () => {
       });
     }
   }
+});
+
+describe('conformance: leverage sent with each order where it is not a setting', () => {
+  it('KuCoin: the leverage the bot set goes with its perpetual orders (ccxt would send 1x)', async () => {
+    const fx = FIXTURES.kucoin!;
+    const r = replay('kucoin', fx, [
+      ...fx.setLeverage!.replies,
+      {
+        // ccxt 4.5.84 js/src/kucoin.js createContractOrder (recorded POST /api/v1/orders reply).
+        path: '/api/v1/orders',
+        method: 'POST',
+        params: { leverage: '5', symbol: 'XBTUSDTM' },
+        body: { code: '200000', data: { orderId: '619717484f1d010001510cde' } },
+      },
+    ]);
+    const o = await onReplay(r, async () => {
+      await r.venue.setLeverage(5, 'BTC/USDT:USDT');
+      return r.venue.createOrder({
+        symbol: 'BTC/USDT:USDT',
+        side: 'buy',
+        type: 'limit',
+        amount: 2,
+        price: 60_000,
+        clientOrderId: 'b3f2a8c1-17',
+      });
+    });
+    expect(o.id).toBe('619717484f1d010001510cde');
+    expect(
+      r.calls.some((k) => k.includes('changeCrossUserLeverage')),
+      'the cross leverage is left alone',
+    ).toBe(false);
+  });
 });
