@@ -2,6 +2,7 @@ import { exchangeDisplayName } from '@bytx/contract';
 import {
   AuthenticationError,
   ClockSkewError,
+  DuplicateOrderError,
   InsufficientFundsError,
   InvalidOrderError,
   NotSupportedError,
@@ -26,6 +27,7 @@ export const VENUE_ERROR_CLASSES = [
   NotSupportedError,
   ClockSkewError,
   UnmappedExchangeError,
+  DuplicateOrderError,
 ] as const;
 
 /**
