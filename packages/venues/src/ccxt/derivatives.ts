@@ -75,6 +75,8 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     this.requireKeys();
     if (!isSwapSymbol(symbol)) return this.marginLeverage.get(symbol) ?? 1;
     const ex = this.swapExchange;
+    // KuCoin: no isolated leverage to read; it is the one sent with the orders (exchanges/calls.ts).
+    if (ORDER_LEVERAGE[ex.id]) return this.orderLeverage.get(symbol) ?? 1;
     this.requireHas(ex, 'fetchLeverage');
     await this.market(symbol);
     const params = { ...FETCH_LEVERAGE_PARAMS[ex.id]?.params };

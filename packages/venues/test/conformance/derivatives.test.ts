@@ -110,6 +110,7 @@ describe('conformance: leverage sent with each order where it is not a setting',
       });
     });
     expect(o.id).toBe('619717484f1d010001510cde');
+    expect(await r.venue.fetchLeverage('BTC/USDT:USDT')).toBe(5);
     expect(
       r.calls.some((k) => k.includes('changeCrossUserLeverage')),
       'the cross leverage is left alone',
