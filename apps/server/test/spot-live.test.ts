@@ -352,6 +352,34 @@ function fakeBinance() {
           .slice(-Number(p.limit ?? 500))
           .map(spotView),
       );
+    // The commission is only here (and in a create reply's fills): one trade per filled order, 0.1 % in
+    // what the order receives; `orderId` keeps one order's trades:
+    // https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints#account-trade-list-user_data
+    if (path === '/api/v3/myTrades')
+      return json(
+        [...spot.values()]
+          .filter((o) => o.symbol === p.symbol && Number(o.executedQty) > 0)
+          .filter((o) => !p.orderId || String(o.orderId) === p.orderId)
+          .map((o) => {
+            const qty = Number(o.executedQty);
+            const quote = Number(o.cummulativeQuoteQty);
+            return {
+              symbol: o.symbol,
+              id: Number(o.orderId) * 10,
+              orderId: o.orderId,
+              orderListId: -1,
+              price: d8(quote / qty),
+              qty: d8(qty),
+              quoteQty: d8(quote),
+              commission: o.side === 'BUY' ? d8(qty * 0.001) : d8(quote * 0.001),
+              commissionAsset: o.side === 'BUY' ? 'BTC' : 'USDT',
+              time: o.updateTime,
+              isBuyer: o.side === 'BUY',
+              isMaker: o.type === 'LIMIT',
+              isBestMatch: true,
+            };
+          }),
+      );
     return null;
   };
 
@@ -501,6 +529,29 @@ function fakeBinance() {
       const o = byParams(futures, p);
       return o ? json(o) : json({ code: -2013, msg: 'Order does not exist.' }, 400);
     }
+    // Futures order replies carry no commission; the account's trades do (taker 0.05 % in USDT):
+    // https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Account-Trade-List
+    if (path === '/fapi/v1/userTrades')
+      return json(
+        [...futures.values()]
+          .filter((o) => !p.orderId || String(o.orderId) === p.orderId)
+          .map((o) => ({
+            buyer: o.side === 'BUY',
+            commission: (Number(o.cumQuote) * 0.0005).toFixed(8),
+            commissionAsset: 'USDT',
+            id: Number(o.orderId) * 10,
+            maker: false,
+            orderId: o.orderId,
+            price: o.avgPrice,
+            qty: o.executedQty,
+            quoteQty: o.cumQuote,
+            realizedPnl: '0',
+            side: o.side,
+            positionSide: 'BOTH',
+            symbol: o.symbol,
+            time: o.updateTime,
+          })),
+      );
     return null;
   };
 
@@ -840,8 +891,10 @@ describe('Spot and futures orders on a live Binance account (ccxt, recorded resp
     expect(sent(seen, 'DELETE', '/api/v3/order')).toEqual([]);
     const done = await one(id);
     expect(done).toMatchObject({ id, status: 'filled', exit_state: 'tp_filled' });
-    // 0.01 × (99,000 − 95,000) − 0.95 (entry commission); Binance's order query gives no commission.
-    expect(done!.pnl).toBeCloseTo(39.05, 8);
+    // 0.01 × (99,000 − 95,000) − 0.95 (entry commission) − 0.99 (the take profit's: 0.1 % of 990 USDT).
+    // Binance's order query gives no commission: the venue reads it from GET /api/v3/myTrades.
+    expect(done!.pnl).toBeCloseTo(38.06, 8);
+    expect(sent(seen, 'GET', '/api/v3/myTrades')).toHaveLength(1);
     const fills = (await orders()).fills.filter((f) => f.order_id === id);
     expect(fills.map((f) => [f.role, f.side, f.price, f.quantity])).toEqual([
       ['take_profit', 'sell', 99_000, 0.01],
