@@ -275,8 +275,9 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
    * its fees are in its trades (exchanges/fees.ts: Binance spot and USDⓈ-M, MEXC spot, Bitfinex): ccxt
    * `fetchMyTrades` with the order id (or `fetchOrderTrades`, per the rule), summed per currency. The
    * sum covers every trade of the order, so it replaces, never adds to, what was reported before; it
-   * is cached per (order, filled amount), so polls that see no new fill do not ask again. Trades that do not yet cover the filled amount are not cached (asked
-   * again at the next read). Margin orders (other endpoints) are left as they are.
+   * is cached per (order, filled amount), so polls that see no new fill do not ask again. Trades that
+   * do not yet cover the filled amount are not cached (asked again at the next read). Margin orders
+   * (other endpoints) are left as they are.
    */
   private async withTradeFee(order: Order, symbol: string): Promise<Order> {
     if (order.fee !== null || !(order.filled > 0) || order.marginMode === 'isolated') return order;
