@@ -145,6 +145,8 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
 
   async fetchFundingRate(symbol: string): Promise<FundingRate> {
     this.requireHas(this.swapExchange, 'fetchFundingRate');
+    // No swaps, no funding (LBank: ccxt names a funding call, but the exchange has no swaps to load).
+    this.requireHas(this.ccxt, 'swap', 'perpetual swaps');
     const m = await this.market(symbol);
     if (m.type !== 'swap') {
       throw new InvalidOrderError(
