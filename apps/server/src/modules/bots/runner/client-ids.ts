@@ -21,16 +21,24 @@ const SENT_KEPT = 20_000;
  * by the table of ids it sent, which is how the integer form is known again.
  */
 export class BotClientIds {
-  /** `${exchange}\n${venue id}` -> strategy id, for the ids whose shape does not name the bot. */
-  private readonly sent = new Map<string, string>();
+  /**
+   * `${exchange}\n${venue id}` -> strategy id, for the ids whose shape does not name the bot. Made on
+   * the first such id (Bitfinex's): most bots never need one, and an empty Map is ~200 bytes a bot.
+   */
+  private sent: Map<string, string> | null = null;
 
   constructor(private readonly botKey: string) {}
 
   /** The id to send to `exchange` for the strategy's order `strategyId` (remembered for the way back). */
   toVenue(exchange: string, strategyId: string): string {
     const id = venueClientIdOf(exchange, strategyId);
-    if (id !== strategyId && recognise(exchange, id) === null) {
+    // The same text (most exchanges take the strategy's id as it is): the strategy's own string, so the
+    // venue and the journal hold one string, not a second copy of it built by the table (issue 38's
+    // paper-path check: ~5 retained copies a bot, and more garbage to collect).
+    if (id === strategyId) return strategyId;
+    if (recognise(exchange, id) === null) {
       const k = `${exchange}\n${id}`;
+      this.sent ??= new Map();
       this.sent.delete(k); // re-inserted as the newest
       this.sent.set(k, strategyId);
       if (this.sent.size > SENT_KEPT) this.sent.delete(this.sent.keys().next().value!);
@@ -46,7 +54,7 @@ export class BotClientIds {
   /** The strategy's id of an exchange's client id, or null when it is not this bot's order. */
   fromVenue(exchange: string, venueId: string | null | undefined): string | null {
     if (!venueId) return null;
-    const known = this.sent.get(`${exchange}\n${venueId}`);
+    const known = this.sent?.get(`${exchange}\n${venueId}`);
     if (known !== undefined) return known;
     // A strategy id of another shape (sent unchanged by venueClientIdOf) is the bot's by its prefix.
     if (venueId.startsWith(`${this.botKey}-`)) return venueId;

@@ -253,7 +253,10 @@ export class OrderExecutor {
           clientOrderId: this.bot.ids.toVenue(m.exchange, c.clientOrderId),
           ...derivatives,
         });
-        return { kind: 'order', order: { ...order, clientOrderId: c.clientOrderId } };
+        // Known by the strategy's id (a copy only where the exchange's form differs).
+        const named =
+          order.clientOrderId === c.clientOrderId ? order : { ...order, clientOrderId: c.clientOrderId };
+        return { kind: 'order', order: named };
       } catch (err) {
         if (err instanceof ConnectionGoneError) return { kind: 'gone' };
         if (retriable(err)) {
@@ -334,7 +337,10 @@ export class OrderExecutor {
         }
         const venue = await this.bot.venues.current(m.exchange);
         const order = await venue.cancelOrder(found.id, m.symbol);
-        await this.applySnapshot({ ...order, clientOrderId }, false);
+        await this.applySnapshot(
+          order.clientOrderId === clientOrderId ? order : { ...order, clientOrderId },
+          false,
+        );
         return;
       } catch (err) {
         if (err instanceof ConnectionGoneError) return;
