@@ -217,10 +217,13 @@ async function bots(a: BotsArgs) {
   /** Every price set, per pair (wall ms, price): when a resting order's price was crossed. */
   const tickLog = new Map<string, { at: number; price: number }[]>(SYMBOLS.map((s) => [s, []]));
   const setPrice = (symbol: string, p: number) => {
-    const held = sim.setPrice(EX, symbol, p);
-    // The exchange's price moves first, then the platform's market data sees it.
-    emu?.prices([[symbol, held]]);
-    tickLog.get(symbol)!.push({ at: performance.now(), price: held });
+    // Logged first: a paper account fills inside setPrice (its feed is synchronous).
+    const entry = { at: performance.now(), price: p };
+    tickLog.get(symbol)!.push(entry);
+    // The exchange's price moves first (its simulator rounds to the tick size as this one does), then
+    // the platform's market data sees it.
+    emu?.prices([[symbol, p]]);
+    entry.price = sim.setPrice(EX, symbol, p);
   };
   const hub = {
     subscribe: (_ex: string, symbol: string, l: (t: Ticker) => void) =>
