@@ -293,7 +293,13 @@ describe('Bybit v5 emulator: faults', () => {
     emu.inject('server-error');
     await expect(venue.fetchBalance()).rejects.toBeInstanceOf(VenueUnavailableError);
     emu.inject('rate-limit');
-    await expect(venue.fetchBalance()).rejects.toBeInstanceOf(VenueRateLimitError);
+    const limited = await venue.fetchBalance().catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(VenueRateLimitError);
+    // The wait is read from X-Bapi-Limit-Reset-Timestamp (ms epoch; Bybit sends no Retry-After):
+    // the emulator's reset is 1 s ahead by default, so 0 < wait <= 1,000 ms.
+    const wait = (limited as VenueRateLimitError).retryAfterMs;
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(1_000);
     // Nothing was done meanwhile; the next call works.
     expect((await venue.fetchBalance()).USDT?.free).toBe(100_000);
     expect(emu.faults.applied).toMatchObject({ timeout: 1, 'server-error': 1, 'rate-limit': 1 });

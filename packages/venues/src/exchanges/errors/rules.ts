@@ -131,7 +131,9 @@ export function ruleMatches(rule: ErrorRule, a: ExchangeAnswer): boolean {
 
 /**
  * How long the exchange asks us to wait, in ms: the Retry-After header (seconds or an HTTP date), or
- * KuCoin's gw-ratelimit-reset (ms until its window resets; https://www.kucoin.com/docs-new/rate-limit).
+ * KuCoin's gw-ratelimit-reset (ms until its window resets; https://www.kucoin.com/docs-new/rate-limit),
+ * or Bybit's X-Bapi-Limit-Reset-Timestamp (the ms epoch when its limit resets, sent with retCode 10006
+ * instead of Retry-After; https://bybit-exchange.github.io/docs/v5/rate-limit).
  * Undefined when absent or unreadable.
  */
 export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()) {
@@ -143,6 +145,11 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
   const reset = Number(find('gw-ratelimit-reset'));
   const raw = find('retry-after');
   if (raw === undefined && Number.isFinite(reset) && reset >= 0) return Math.round(reset);
+  const resetAt = Number(find('x-bapi-limit-reset-timestamp'));
+  // An epoch in ms (> year 2001), never a duration; a time already past means "now".
+  if (raw === undefined && Number.isFinite(resetAt) && resetAt > 1e12) {
+    return Math.max(0, Math.round(resetAt - now));
+  }
   if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
   const seconds = Number(raw);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
