@@ -218,6 +218,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
+  // `/` pre-rendered at build time (apps/web/vite.config.ts `prerenderLanding`): it paints before its script.
+  const hasLanding = hasWeb && fs.existsSync(path.join(config.webDistDir, 'landing.html'));
   if (hasWeb) {
     // preCompressed: the build writes .br and .gz beside each asset (apps/web/vite.config.ts).
     await app.register(fastifyStatic, {
@@ -241,6 +243,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
         .status(503)
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    if (url === '/' && hasLanding) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('landing.html');
     }
     // Every client-side route answers the app; react-router decides what to show.
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
