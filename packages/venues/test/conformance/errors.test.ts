@@ -101,6 +101,14 @@ const CASES: Record<string, Case[]> = {
       msg: 'Invalid API-key, IP, or permissions for action.',
     }),
     funds(400, { code: -2010, msg: 'Account has insufficient balance for requested action.' }),
+    // The client id is in use by an order on the book: look it up, never a refusal (nor a second order).
+    {
+      means: 'duplicate client id',
+      status: 400,
+      body: { code: -2010, msg: 'Duplicate order sent.' },
+      cls: 'DuplicateOrderError',
+      action: 'retry',
+    },
     refused('min_cost', 400, { code: -1013, msg: 'Filter failure: NOTIONAL' }),
     refused('min_amount', 400, { code: -1013, msg: 'Filter failure: LOT_SIZE' }),
     refused('precision', 400, { code: -1111, msg: 'Precision is over the maximum defined for this asset.' }),

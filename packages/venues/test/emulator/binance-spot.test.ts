@@ -5,7 +5,6 @@ import {
   EMULATOR_API_KEY,
   EMULATOR_SECRET,
   InsufficientFundsError,
-  InvalidOrderError,
   MarketSimulator,
   OrderNotFoundError,
   VenueNetworkError,
@@ -156,8 +155,11 @@ describe('Binance spot emulator: faults', () => {
     await expect(venue.createOrder(req)).rejects.toBeInstanceOf(VenueNetworkError);
     const found = await venue.fetchOrderByClientId('lost-1', SYMBOL);
     expect(found).toMatchObject({ clientOrderId: 'lost-1', status: 'open' });
-    // A blind resend is refused by the exchange (-2010 duplicate), nothing new is placed.
-    await expect(venue.createOrder(req)).rejects.toBeInstanceOf(InvalidOrderError);
+    // A resend with the same client id: the exchange answers -2010 "Duplicate order sent.", which is
+    // not a refusal of the order (it is on the book) but DuplicateOrderError: the venue answers with the
+    // order it finds by client id, as for USDⓈ-M's -4116. (This asserted InvalidOrderError before, which
+    // made the runner mark a live order refused.) Nothing new is placed.
+    await expect(venue.createOrder(req)).resolves.toMatchObject({ clientOrderId: 'lost-1', status: 'open' });
     expect(emu.duplicateAttempts).toBe(1);
     expect((await emu.ledger()).filter((e) => e.clientOrderId === 'lost-1')).toHaveLength(1);
   });

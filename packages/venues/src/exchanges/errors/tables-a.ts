@@ -25,6 +25,9 @@ const binance: ErrorRule[] = [
     kind: 'rate_limit',
     source: 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/limits',
   },
+  // "Duplicate order sent.": the newClientOrderId is in use by an open order (an earlier send got through,
+  // its answer lost); one of the -2010 messages on that page ("Messages for -1010, -2010, -2011").
+  { code: '-2010', pattern: /Duplicate order sent/i, kind: 'duplicate', source: BINANCE },
   {
     code: '-2010',
     pattern: /insufficient balance/i,
