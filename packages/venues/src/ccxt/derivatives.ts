@@ -1,10 +1,11 @@
 // Perpetual swaps and margin on a live exchange: leverage (and isolated margin mode), positions as the
 // exchange reports them (exchanges/positions.ts), liquidations, funding, and spot <-> swap transfers.
 import { isSwapSymbol } from '../derivatives';
-import { InvalidOrderError } from '../errors';
+import { InvalidOrderError, UnsupportedFeatureError } from '../errors';
 import {
   FETCH_LEVERAGE_PARAMS,
   LEVERAGE_INFO_FIELD,
+  LEVERAGE_REFUSED,
   leverageCalls,
   leverageSetsMarginMode,
   ORDER_LEVERAGE,
@@ -30,6 +31,9 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
     if (isSwapSymbol(symbol)) {
       this.requireHas(this.swapExchange, 'setLeverage');
       this.requireHas(this.ccxt, 'swap', 'perpetual swaps');
+      // HitBTC: leverage only with a margin amount to reserve, which the platform does not pick (calls.ts).
+      const refused = LEVERAGE_REFUSED[this.swapExchange.id];
+      if (refused) throw new UnsupportedFeatureError(this.exchange, refused.why);
     } else this.requireHas(this.ccxt, 'margin', 'margin trading');
     const m = await this.market(symbol);
     const max = m.maxLeverage;

@@ -70,6 +70,22 @@ export const LEVERAGE_PARAMS: Record<
   },
 };
 
+/**
+ * Exchanges whose perpetual leverage the platform cannot set correctly: refused before anything is
+ * sent (UnsupportedFeatureError), and the capability table (capabilities.ts) shows no perpetual or
+ * leverage support, so the start forms warn. HitBTC: leverage belongs to an isolated margin account,
+ * created or updated by PUT /api/3/futures/account/isolated/{symbol} with the leverage AND the
+ * margin_balance to reserve for it (ccxt 4.5.84 hitbtc.setLeverage refuses the call without
+ * margin_balance). The platform's setLeverage(leverage, symbol) has no margin amount; any figure we chose
+ * would move the user's funds (or, as 0, close the margin account), so it is not done.
+ */
+export const LEVERAGE_REFUSED: Record<string, { why: string; source: string }> = {
+  hitbtc: {
+    why: 'leverage on its perpetuals (HitBTC sets it only together with the margin to reserve, which the platform does not choose for the user)',
+    source: 'https://api.hitbtc.com/#create-update-margin-account-2',
+  },
+};
+
 /** Whether the exchange's leverage call sets the margin mode itself (no separate setMarginMode). */
 export function leverageSetsMarginMode(ccxtId: string): boolean {
   return LEVERAGE_PARAMS[ccxtId]?.setsMarginMode === true;

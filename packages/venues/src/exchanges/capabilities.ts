@@ -6,7 +6,8 @@
  *   spot = `has.spot`; perpetual = `has.swap` and `has.setLeverage` (CcxtVenue.setLeverage refuses a swap
  *   without it, and every derivatives bot sets its leverage first); inverse = perpetual and ccxt loads the
  *   exchange's inverse swaps (`options.fetchMarkets.types` names `inverse`); margin = `has.margin`;
- *   leverage = `has.setLeverage`;
+ *   leverage = `has.setLeverage`; an exchange whose leverage the venue refuses (calls.ts LEVERAGE_REFUSED:
+ *   HitBTC) has neither leverage nor perpetual;
  * - our own per-exchange rules kept with the exchange in this folder: the client order id form
  *   (client-ids.ts) and how an order's state is looked up (lookups.ts).
  *
@@ -16,6 +17,7 @@
  */
 import { EXCHANGES, type MarketType } from '@bytx/contract';
 import ccxt from 'ccxt';
+import { LEVERAGE_REFUSED } from './calls';
 import { clientIdRule } from './client-ids';
 import { lookupRule } from './lookups';
 
@@ -72,7 +74,8 @@ function derive(e: (typeof EXCHANGES)[number]): ExchangeCapabilities {
   if (!e.ccxtId || typeof Ctor !== 'function') return none;
   const ex = new Ctor();
   const has = (k: string) => ex.has[k] === true || ex.has[k] === 'emulated';
-  const perpetual = has('swap') && has('setLeverage');
+  const leverage = has('setLeverage') && !LEVERAGE_REFUSED[e.ccxtId];
+  const perpetual = has('swap') && leverage;
   const cid = clientIdRule(e.key);
   const look = lookupRule(e.ccxtId);
   return {
@@ -83,7 +86,7 @@ function derive(e: (typeof EXCHANGES)[number]): ExchangeCapabilities {
     perpetual,
     inverse: perpetual && loadsInverse(ex.options),
     margin: has('margin'),
-    leverage: has('setLeverage'),
+    leverage,
     clientIds: `${cid.form}${cid.prefix ? ` ${cid.prefix}` : ''} ≤${cid.maxLength}`,
     lookups: `${look.byId.kind} / ${look.byClientId.kind}`,
   };
