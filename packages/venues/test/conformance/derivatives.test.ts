@@ -117,4 +117,40 @@ describe('conformance: leverage sent with each order where it is not a setting',
       'the cross leverage is left alone',
     ).toBe(false);
   });
+
+  it('KuCoin after a restart: a new venue instance has no leverage until it is set again, as the runner does on attach', async () => {
+    // The leverage lives only in the venue instance (KuCoin has no isolated leverage setting to read
+    // back). The runner's attach (bot start, resume and every server boot) calls setLeverage with the
+    // bot's stored leverage before the bot's first order (apps/server/src/modules/bots/runner/
+    // bot-handle.ts applyLeverage); this is that path on a fresh instance: the order must carry 5, a
+    // request with ccxt's default 1 would find no reply and fail.
+    const fx = FIXTURES.kucoin!;
+    const order = (clientOrderId: string) => ({
+      symbol: 'BTC/USDT:USDT',
+      side: 'buy' as const,
+      type: 'limit' as const,
+      amount: 2,
+      price: 60_000,
+      clientOrderId,
+    });
+    const placed = {
+      path: '/api/v1/orders',
+      method: 'POST' as const,
+      params: { leverage: '5', symbol: 'XBTUSDTM' },
+      body: { code: '200000', data: { orderId: '619717484f1d010001510cde' } },
+    };
+    const before = replay('kucoin', fx, [...fx.setLeverage!.replies, placed]);
+    await onReplay(before, async () => {
+      await before.venue.setLeverage(5, 'BTC/USDT:USDT');
+      return before.venue.createOrder(order('b3f2a8c1-17'));
+    });
+    const after = replay('kucoin', fx, [...fx.setLeverage!.replies, placed]);
+    expect(await after.venue.fetchLeverage('BTC/USDT:USDT'), 'nothing survives the instance').toBe(1);
+    const o = await onReplay(after, async () => {
+      await after.venue.setLeverage(5, 'BTC/USDT:USDT');
+      return after.venue.createOrder(order('b3f2a8c1-18'));
+    });
+    expect(o.id).toBe('619717484f1d010001510cde');
+    expect(after.calls.filter((k) => k.includes('/api/v1/orders')).length).toBe(1);
+  });
 });
