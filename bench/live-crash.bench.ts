@@ -37,7 +37,8 @@ export default async function liveCrashBench(): Promise<BenchSection[]> {
     .join(', ');
   return [
     {
-      title: 'Live path crash campaign: every bot kind on the Binance emulator, 20 % faults, SIGKILLs',
+      title:
+        'Live path crash campaign: every bot kind on the Binance and Bybit emulators, 20 % faults, SIGKILLs',
       markdown: [
         `One user, one live Binance account that is the exchange emulator (\`packages/venues/src/emulator\`,`,
         `BINANCE_EMULATOR_URL), bots of every kind started through the API: Grid Bot DCA (${PAIRS.gridDca}),`,
@@ -45,7 +46,7 @@ export default async function liveCrashBench(): Promise<BenchSection[]> {
         `and Arbitrage (${PAIRS.arbitrage}, against a live Bybit account that is the Bybit v5 emulator,`,
         'BYBIT_EMULATOR_URL, faulted and checked the same way), plus',
         `the spot screen's manual orders on ${PAIRS.manual} (market and limit, buy and sell, some cancelled).`,
-        `Prices move every 100–300 ms; ${FAULT_RATE * 100} % of the exchange's requests are faulted at random;`,
+        `Prices move every 100–300 ms; ${FAULT_RATE * 100} % of the exchanges' requests are faulted at random;`,
         'the server is SIGKILLed after 1.5–3.5 s of trading each time, at a random moment or right after an',
         'order call (answered, or still in flight). At the end the faults stop and the last server reconciles;',
         "then the emulator's ledger is compared with the journal (bot_orders: fate and fill of every order, none",
@@ -59,8 +60,8 @@ export default async function liveCrashBench(): Promise<BenchSection[]> {
         `| … with a manual order in flight | ${n(r.killsBy['order-in-flight'])} |`,
         `| … right after a manual order's answer | ${n(r.killsBy['order-answered'])} |`,
         `| … with a signal in flight | ${n(r.killsBy['signal-in-flight'])} |`,
-        `| orders on the exchange (filled in part or whole) | ${n(r.exchangeOrders)} (${n(r.exchangeFilled)}) |`,
-        `| journaled orders on the exchange | ${n(journaled)} (${kinds}) |`,
+        `| orders on the exchanges (filled in part or whole) | ${n(r.exchangeOrders)} (${n(r.exchangeFilled)}) |`,
+        `| journaled orders on the exchanges (kind@bybit: on Bybit) | ${n(journaled)} (${kinds}) |`,
         `| orders on Binance / Bybit (filled) | ${n(r.byExchange.binance.orders)} (${n(r.byExchange.binance.filled)}) / ${n(r.byExchange.bybit.orders)} (${n(r.byExchange.bybit.filled)}) |`,
         `| manual orders placed / refused (4xx) / failed (5xx, cut) / cancelled | ${n(r.manual.placed)} / ${n(r.manual.refused)} / ${n(r.manual.failed)} / ${n(r.manual.cancels)} |`,
         `| signals sent / accepted / failed | ${n(r.signals.sent)} / ${n(r.signals.accepted)} / ${n(r.signals.failed)} |`,
