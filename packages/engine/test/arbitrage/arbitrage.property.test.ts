@@ -318,7 +318,9 @@ describe('Arbitrage bot properties', () => {
         const sum = sim.trades.reduce((a, t) => a + toDec(t.pnlNet), 0n);
         expect(sim.state.realizedPnl).toBe(decToString(sum));
       }),
-      { numRuns: 150 },
+      // A fixed seed: the coverage counts below are about the scenarios drawn, and 150 random draws
+      // reach an unwind only most of the time (a run without one was seen); FC_SEED explores others.
+      { numRuns: 150, seed: Number(process.env.FC_SEED ?? 38) },
     );
     expect(seen.rounds).toBeGreaterThan(0);
     expect(seen.unwinds).toBeGreaterThan(0);
