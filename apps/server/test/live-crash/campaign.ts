@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import {
   BinanceSpotEmulator,
   BybitV5Emulator,
@@ -487,6 +488,11 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
     await emu.stop();
     await bybitEmu.stop();
     result.durationMs = Date.now() - t0;
+    // The server's data (and its master key file beside it) is kept for a look when a check failed.
+    if (result.problems.length === 0 && result.exchangeOrders > 0) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(`${dataDir}.master.key`, { force: true });
+    } else log(`[live crash] the server's data is kept in ${dataDir}`);
   }
   return result;
 }
