@@ -270,7 +270,11 @@ export class BotHandle {
 
   /** A venue was closed under the bot (evicted by the registry): take the current one and reconcile. */
   private async replaceClosedVenues(): Promise<void> {
-    if (await this.venues.renewClosed()) await this.orders.reconcile(this.markets());
+    if (!(await this.venues.renewClosed())) return;
+    // A new venue instance knows no leverage of ours: on exchanges where it goes with each order
+    // (KuCoin futures, exchanges/calls.ts ORDER_LEVERAGE) it would trade at 1x until set again.
+    if (this.derivatives) await this.applyLeverage();
+    await this.orders.reconcile(this.markets());
   }
 
   detach(): void {
