@@ -296,7 +296,9 @@ async function run(a: RunArgs) {
   const setupStart = performance.now();
   const rows: BotRow[] = [];
   for (let i = 0; i < nBots; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    // The number leads: a bot's order ids start with the first 20 hex digits of its id (strategyIdOf),
+    // so bots numbered only in the last group would share every client order id.
+    const id = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
     // One user (and paper account) per bot; a uuid, as the database's users.id.
     const userId = `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
     const symbol = SYMBOLS[i % SYMBOLS.length]!;
