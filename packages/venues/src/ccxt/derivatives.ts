@@ -10,6 +10,7 @@ import {
   leverageSetsMarginMode,
   ORDER_LEVERAGE,
 } from '../exchanges/calls';
+import { scheduledNextFunding } from '../exchanges/funding';
 import { bybitAccountMarginMode } from '../exchanges/positions';
 import type { FundingRate, Liquidation, LiquidationListener, Position, TransferWallet } from '../types';
 import { isNoChange } from './errors';
@@ -166,11 +167,19 @@ export abstract class CcxtDerivativesVenue extends CcxtOrderVenue {
       nextFundingTimestamp?: unknown;
       timestamp?: unknown;
     };
+    const timestamp = num(f.timestamp) ?? Date.now();
+    // Phemex states no funding time: the next point of its funding grid after the reply (funding.ts).
+    const info = (ex.markets as Record<string, { info?: Record<string, unknown> }> | undefined)?.[symbol]
+      ?.info;
     return {
       symbol,
       rate: num(f.fundingRate) ?? 0,
-      nextFundingTime: num(f.fundingTimestamp) ?? num(f.nextFundingTimestamp) ?? 0,
-      timestamp: num(f.timestamp) ?? Date.now(),
+      nextFundingTime:
+        num(f.fundingTimestamp) ??
+        num(f.nextFundingTimestamp) ??
+        scheduledNextFunding(ex.id, info, timestamp) ??
+        0,
+      timestamp,
     };
   }
 
