@@ -4,6 +4,7 @@
 import { isSwapSymbol } from '../derivatives';
 import { DuplicateOrderError, InvalidOrderError, NotSupportedError } from '../errors';
 import { feeCurrencyOf, ORDER_LEVERAGE } from '../exchanges/calls';
+import { cancelReplyShowsPriorState } from '../exchanges/cancels';
 import { ccxtClientIdParams } from '../exchanges/client-ids';
 import {
   countsAsMiss,
@@ -172,8 +173,10 @@ export abstract class CcxtOrderVenue extends CcxtVenueCore {
     const order: Order = { ...parsed, id: parsed.id || id, ...(orig ? { clientOrderId: orig } : {}), symbol };
     // Bybit, OKX, Bitget, KuCoin and MEXC answer an accepted cancel with the order's ids only (no
     // status; conformance tier): the order is cancelled, with what was last known filled of it (a
-    // fill made since is learned by the runner's reconcile / the lookups), not reported open.
-    if (!str((o as { status?: unknown }).status)) {
+    // fill made since is learned by the runner's reconcile / the lookups), not reported open. LBank
+    // answers with the order as it stood before the cancel (on the book): the same (exchanges/cancels.ts).
+    const status = (o as { status?: unknown }).status;
+    if (!str(status) || cancelReplyShowsPriorState(ex.id, status)) {
       const last = this.watched.get(id)?.last;
       const filled = Math.max(order.filled, last?.filled ?? 0);
       const amount = order.amount || last?.amount || 0;
