@@ -10,6 +10,7 @@ import {
   NotSupportedError,
   UnsupportedFeatureError,
 } from '../errors';
+import { applyWalletRule } from '../exchanges/balances';
 import { bookDepth, TICKER_CHANGE_FIELD } from '../exchanges/calls';
 import { toNumber } from '../exchanges/numbers';
 import { forgetFailedMarketLoad, resyncClock } from '../exchanges/clock';
@@ -244,8 +245,10 @@ export abstract class CcxtVenueCore {
     if (type === 'swap') this.requireHas(this.ccxt, 'swap', 'a derivatives wallet');
     if (type === 'margin') this.requireHas(this.ccxt, 'margin', 'margin trading');
     const ex = type === 'swap' ? this.swapExchange : this.ccxt;
-    return toBalances(
-      await this.call(() => (type && type !== 'spot' ? ex.fetchBalance({ type }) : ex.fetchBalance())),
+    const raw = await this.call(() =>
+      type && type !== 'spot' ? ex.fetchBalance({ type }) : ex.fetchBalance(),
     );
+    // BingX's perpetual wallet: the total and used as BingX states them (exchanges/balances.ts).
+    return applyWalletRule(ex.id, type ?? 'spot', (raw as { info?: unknown }).info, toBalances(raw));
   }
 }
