@@ -1,3 +1,8 @@
+/**
+ * Why this file is ~1,000 lines: the simulated market (price paths, candles, books, swaps, funding and the
+ * cross-exchange dislocations) keeps one state per exchange and pair that every part reads on each tick.
+ * Splitting it by concern (paths, candles, books, derivatives) is part of issue 39 point 4 (open).
+ */
 import { EXCHANGES, SPOT_BASES, SPOT_QUOTES, TICKER_ASSETS, type ExchangeKey } from '@bytx/contract';
 import { VenueUnavailableError, InvalidOrderError } from './errors';
 import {

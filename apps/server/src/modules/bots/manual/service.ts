@@ -1,3 +1,8 @@
+/**
+ * Why this file is ~870 lines: manual trading (spot and futures orders, favourites, funding, market info)
+ * grew here beside the bots' module. Moving it to modules/trading, split by concern, is issue 39 point 4
+ * (open); add new trading calls there, not here.
+ */
 import { randomUUID } from 'node:crypto';
 import {
   asciiTrim,
