@@ -37,7 +37,7 @@ const SECONDS: Record<string, number> = {
   'apps/server/test/spot-crash.test.ts': 13,
   'e2e/global-pending.test.ts': 12,
   'e2e/spot.test.ts': 11,
-  'apps/web/src/features/dashboard/components/DashboardPage.test.tsx': 11,
+  'apps/web/src/features/classic-dca/components/DashboardPage.test.tsx': 11,
   'apps/server/test/accounts.test.ts': 10,
   'packages/chain/test/node.test.ts': 10,
   'apps/server/test/forum.test.ts': 9,
@@ -67,7 +67,7 @@ const SECONDS: Record<string, number> = {
   'apps/server/test/bots-isolation.test.ts': 4,
   'apps/server/test/chain-api.test.ts': 4,
   'packages/venues/test/simulator-arbitrage.test.ts': 4,
-  'apps/web/src/features/dca/components/BotDcaPage.test.tsx': 4,
+  'apps/web/src/features/grid-dca/components/BotDcaPage.test.tsx': 4,
 };
 const WORKERS = 2;
 

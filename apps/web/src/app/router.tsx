@@ -19,10 +19,10 @@ const ChainTxPage = lazyPage(() => import('../features/chain/components/ChainTxP
 const LoginPage = lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 const RegisterPage = lazyPage(() => import('../features/auth/components/RegisterPage'), 'RegisterPage');
 const DashboardPage = lazyPage(
-  () => import('../features/dashboard/components/DashboardPage'),
+  () => import('../features/classic-dca/components/DashboardPage'),
   'DashboardPage',
 );
-const BotDcaPage = lazyPage(() => import('../features/dca/components/BotDcaPage'), 'BotDcaPage');
+const BotDcaPage = lazyPage(() => import('../features/grid-dca/components/BotDcaPage'), 'BotDcaPage');
 const EarningsPoolsPage = lazyPage(
   () => import('../features/earnings/components/EarningsPoolsPage'),
   'EarningsPoolsPage',

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, renderApp } from '../../../test/renderApp';
 import { setValue } from '../../../test/setValue';
-import { BotDcaPage } from '../../features/dca/components/BotDcaPage';
+import { BotDcaPage } from '../../features/grid-dca/components/BotDcaPage';
 import { FuturesExtras } from '../../features/futures/components/FuturesExtras';
 import i18n from '../i18n/index';
 

@@ -11,7 +11,7 @@ import type { BotScreen } from './screen';
 import { setValue } from '../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
-const SCREEN: BotScreen = { ids: { prefix: 'dca', dialogIdOn: 'modal' }, scope: 'dca', ns: 'dca' };
+const SCREEN: BotScreen = { ids: { prefix: 'dca', dialogIdOn: 'modal' }, scope: 'dca', ns: 'grid-dca' };
 const bot = { id: 'bot-1', exchange: 'binance', symbol: 'BTC/USDT' };
 
 const lot = (id: string, over: Partial<PendingOrderView> = {}): PendingOrderView => ({

@@ -7,7 +7,7 @@ import { TradeHistoryDialog } from './dialogs';
 import type { BotScreen } from './screen';
 
 const user = { id: 'u1', email: 'me@example.com' };
-const SCREEN: BotScreen = { ids: { prefix: 'dca', dialogIdOn: 'modal' }, scope: 'dca', ns: 'dca' };
+const SCREEN: BotScreen = { ids: { prefix: 'dca', dialogIdOn: 'modal' }, scope: 'dca', ns: 'grid-dca' };
 const bot = { id: 'bot-1', exchange: 'binance', symbol: 'BTC/USDT' };
 
 const trade = (id: number, pnl: number): DcaTradeView => ({

@@ -1,0 +1,129 @@
+import { Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { dashboardApi } from '../api/dashboard';
+
+const W = 420;
+const H = 130;
+const PAD_L = 4;
+/** Room on the right for the level labels ("Next OS 98,010.00" fits at font size 9). */
+const PAD_R = 96;
+const PAD_Y = 8;
+
+const fmtPrice = (n: number) => {
+  const abs = Math.abs(n);
+  const d = abs >= 1000 ? 2 : abs >= 1 ? 4 : 8;
+  return Number(n.toFixed(d)).toString();
+};
+
+interface Level {
+  key: 'dca' | 'tp' | 'next';
+  value: number;
+  color: string;
+}
+
+/**
+ * A bot's price line (last ~60 one-minute closes) with its average entry, take-profit price and next
+ * safety level as labelled horizontal lines. Inline SVG, described for screen readers by its label.
+ */
+export function BotChart({
+  exchange,
+  symbol,
+  dca,
+  tpPrice,
+  nextSafety,
+  price,
+  paused,
+}: {
+  exchange: string;
+  symbol: string;
+  dca: number | null;
+  tpPrice: number | null;
+  nextSafety: number | null;
+  price: number | null;
+  paused: boolean;
+}) {
+  const { t } = useTranslation();
+  const q = useQuery({
+    queryKey: ['dashboard', 'candles', exchange, symbol],
+    queryFn: () => dashboardApi.candles(exchange, symbol),
+    refetchInterval: paused ? false : 10_000,
+    retry: false,
+  });
+  const closes = (q.data?.candles ?? []).map((c) => c[4]).filter((n) => Number.isFinite(n));
+  if (closes.length === 0 && price !== null) closes.push(price);
+  const last = price ?? closes[closes.length - 1] ?? null;
+
+  const levels: Level[] = [];
+  if (dca !== null && Number.isFinite(dca)) levels.push({ key: 'dca', value: dca, color: '#1c7ed6' });
+  if (tpPrice !== null && Number.isFinite(tpPrice))
+    levels.push({ key: 'tp', value: tpPrice, color: '#2f9e44' });
+  if (nextSafety !== null && Number.isFinite(nextSafety))
+    levels.push({ key: 'next', value: nextSafety, color: '#f08c00' });
+
+  const none = t('classic-dca.chart.none');
+  const label = t('classic-dca.chart.label', {
+    symbol,
+    exchange,
+    n: closes.length,
+    low: closes.length ? fmtPrice(Math.min(...closes)) : none,
+    high: closes.length ? fmtPrice(Math.max(...closes)) : none,
+    last: last === null ? none : fmtPrice(last),
+    dca: dca === null ? none : fmtPrice(dca),
+    tp: tpPrice === null ? none : fmtPrice(tpPrice),
+    next: nextSafety === null ? none : fmtPrice(nextSafety),
+  });
+
+  if (closes.length === 0 && levels.length === 0) {
+    return (
+      <Text size="xs" c="dimmed" role="img" aria-label={label} data-testid="dash-chart">
+        {t('classic-dca.errors.chart')}
+      </Text>
+    );
+  }
+
+  const all = [...closes, ...levels.map((l) => l.value)];
+  let lo = Math.min(...all);
+  let hi = Math.max(...all);
+  if (hi - lo < 1e-12) {
+    const pad = Math.abs(hi) * 0.001 || 1;
+    lo -= pad;
+    hi += pad;
+  }
+  const y = (v: number) => PAD_Y + ((hi - v) / (hi - lo)) * (H - 2 * PAD_Y);
+  const plotW = W - PAD_L - PAD_R;
+  const x = (i: number) => PAD_L + (closes.length <= 1 ? plotW : (i / (closes.length - 1)) * plotW);
+  const path = closes.map((c, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(' ');
+
+  return (
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${W} ${H}`}
+      width="100%"
+      style={{ maxWidth: W, display: 'block' }}
+      data-testid="dash-chart"
+    >
+      <title>{label}</title>
+      <rect x={0} y={0} width={W} height={H} fill="none" stroke="#dee2e6" />
+      {levels.map((l) => (
+        <g key={l.key} data-testid={`dash-chart-${l.key}`}>
+          <line
+            x1={PAD_L}
+            x2={W - PAD_R}
+            y1={y(l.value)}
+            y2={y(l.value)}
+            stroke={l.color}
+            strokeDasharray="4 3"
+            strokeWidth={1}
+          />
+          <text x={W - PAD_R + 3} y={y(l.value) + 3} fontSize={9} fill={l.color}>
+            {t(`classic-dca.chart.${l.key}`)} {fmtPrice(l.value)}
+          </text>
+        </g>
+      ))}
+      {closes.length > 1 && <path d={path} fill="none" stroke="#495057" strokeWidth={1.5} />}
+      {closes.length === 1 && <circle cx={x(0)} cy={y(closes[0]!)} r={2} fill="#495057" />}
+    </svg>
+  );
+}

@@ -1,0 +1,109 @@
+import { Box, Button, Group, Switch, Text, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { DcaBotView } from '@bytx/contract';
+import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
+import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
+import { DCA_SCREEN } from './screen';
+
+export function ActiveBotRow({
+  bot,
+  price,
+  edit,
+  now,
+  optimistic,
+  onEdit,
+  onUpdate,
+  onRa,
+  onHistory,
+  onPending,
+  onRelocate,
+  onStop,
+  onEvents,
+}: {
+  bot: DcaBotView;
+  price: number | null;
+  edit: SlTpEdit;
+  now: number;
+  optimistic?: boolean;
+  onEdit: (field: SlTpField, value: string) => void;
+  /** Update: send the SL / TP+ edits now. */
+  onUpdate: () => void;
+  onRa: (enabled: boolean) => void;
+  onHistory: () => void;
+  onPending: () => void;
+  onRelocate: () => void;
+  onStop: () => void;
+  onEvents: () => void;
+}) {
+  const { t } = useTranslation();
+  const inRange = price !== null && price >= bot.range_low && price <= bot.range_high;
+  return (
+    <BotRowCard
+      screen={DCA_SCREEN}
+      bot={bot}
+      optimistic={optimistic}
+      entry={(bot.precio ?? 0).toFixed(4)}
+      dot={
+        <Tooltip label={t(inRange ? 'grid-dca.bots.inRange' : 'grid-dca.bots.outOfRange')}>
+          <Box
+            data-testid="dca-status-dot"
+            data-in-range={inRange ? '1' : '0'}
+            w={12}
+            h={12}
+            style={{ borderRadius: '50%', background: inRange ? '#2f9e44' : '#e03131', flex: 'none' }}
+          />
+        </Tooltip>
+      }
+    >
+      <Group gap="md">
+        <Text size="xs" c="dimmed" data-testid="dca-bot-lots">
+          {t('grid-dca.bots.lots', { lots: bot.open_lots, buys: bot.waiting_buys })}
+        </Text>
+        <Text size="xs" c={bot.pnl >= 0 ? 'green' : 'red'}>
+          {t('bots.row.pnl')}: {bot.pnl.toFixed(4)} USDT
+        </Text>
+      </Group>
+      <Group gap="xs" align="flex-end">
+        <Switch
+          label={t('grid-dca.bots.ra')}
+          title={t('grid-dca.bots.raHint')}
+          checked={bot.ra_enabled}
+          disabled={optimistic}
+          onChange={(e) => onRa(e.currentTarget.checked)}
+          data-testid="dca-ra-switch"
+        />
+        <SlTpInputs
+          screen={DCA_SCREEN}
+          edit={edit}
+          now={now}
+          onEdit={onEdit}
+          quote={quoteOf(bot.symbol)}
+          price={price}
+          problem={(field, value) => slTpProblem(field, value, price, bot.direction)}
+        />
+        {/* Update sends the edits at once; the 30 s countdown (spec) still sends what is not sent. */}
+        <Button
+          size="xs"
+          variant="default"
+          disabled={optimistic}
+          onClick={onUpdate}
+          data-testid="dca-update-btn"
+        >
+          {t('grid-dca.bots.update')}
+        </Button>
+      </Group>
+      <BotActions
+        screen={DCA_SCREEN}
+        optimistic={optimistic}
+        onStop={onStop}
+        actions={[
+          { name: 'history', label: t('bots.row.history'), onClick: onHistory },
+          { name: 'pending', label: t('bots.row.pending'), onClick: onPending },
+          { name: 'relocate', label: t('grid-dca.bots.relocate'), onClick: onRelocate },
+          { name: 'events', label: t('grid-dca.bots.events'), onClick: onEvents },
+        ]}
+      />
+    </BotRowCard>
+  );
+}
