@@ -4,8 +4,8 @@ import { SPOT_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client';
 import { bots as botsTable, users } from '../src/db/schema/index';
-import { ManualRepository } from '../src/modules/bots/manual/repository';
-import { MANUAL_INPUT_MESSAGES } from '../src/modules/bots/manual/service';
+import { ManualOrdersRepository } from '../src/modules/trading/orders.repository';
+import { MANUAL_INPUT_MESSAGES } from '../src/modules/trading/inputs';
 import { until as waitFor } from './bots.helpers';
 import {
   apiCaller,
@@ -819,7 +819,7 @@ describe('Spot orders, favourites and access (/api/spot/*) on paper accounts', (
 
 /** The open-orders limit under orders sent at once: counted and inserted under one per-user lock. */
 async function placeAtOnce(database: Database, n: number, max: number) {
-  const repo = new ManualRepository(database.db);
+  const repo = new ManualOrdersRepository(database.db);
   const [user] = await database.db
     .insert(users)
     .values({ email: `manual-cap-${randomUUID()}@example.com`, passwordHash: 'x' })

@@ -9,6 +9,7 @@ import { walletRoutes } from './wallet/routes';
 import { botsRoutes } from './bots/routes';
 import { backtestRoutes } from './backtest/routes';
 import { chainRoutes } from './chain/routes';
+import { tradingRoutes } from './trading/routes';
 
 export interface AppModule {
   name: string;
@@ -28,6 +29,8 @@ export const modules: AppModule[] = [
   { name: 'exchanges', plugin: exchangesRoutes },
   { name: 'wallet', plugin: walletRoutes },
   { name: 'bots', plugin: botsRoutes },
+  // After bots: its orders are bots of kind 'manual', run by the bots module's runner.
+  { name: 'trading', plugin: tradingRoutes },
   { name: 'backtest', plugin: backtestRoutes },
   { name: 'chain', plugin: chainRoutes },
 ];

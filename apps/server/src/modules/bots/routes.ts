@@ -22,7 +22,6 @@ import { classicDcaRoutes } from './classic-dca/routes';
 import { gridDcaRoutes } from './grid-dca/routes';
 import { gridRoutes } from './grid/routes';
 import { historyRoutes } from './history/routes';
-import { manualRoutes } from './manual/routes';
 import { pendingRoutes } from './pending/routes';
 import { signalRoutes } from './signal/routes';
 import { BotRunner } from './runner';
@@ -35,6 +34,16 @@ const tags = ['bots'];
 
 /** The runner of each app (tests and benchmarks reach it through the app's context). */
 export const runners = new WeakMap<AppContext, BotRunner>();
+
+/**
+ * What the bots module shares with the modules built on it, per app: the spot and futures screens'
+ * orders (modules/trading) are bots of kind 'manual' run by this runner. Set when the bots module
+ * registers, so those modules register after it (modules/index.ts).
+ */
+export const botsModuleOf = new WeakMap<
+  AppContext,
+  { repo: BotsRepository; runner: BotRunner; bots: BotsService }
+>();
 
 /**
  * The bots module (spec part 2 §7): one runner for every kind, the calls every kind shares, and each
@@ -85,6 +94,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   }
   app.addHook('onClose', async () => runner.close());
   runners.set(ctx, runner);
+  botsModuleOf.set(ctx, { repo, runner, bots });
 
   if (ctx.config.SIMULATOR_CONTROL) {
     // Crash tests wait on it: the state they check is only settled once the runner has reconciled.
@@ -109,8 +119,6 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   await app.register(gridRoutes, { ctx, repo, runner, bots });
   await app.register(arbitrageRoutes, { ctx, repo, runner, bots });
   await app.register(signalRoutes, { ctx, repo, runner, bots });
-  // The spot and futures screens' orders (kind 'manual'): not a bot screen, but run by the same runner.
-  await app.register(manualRoutes, { ctx, repo, runner, bots });
   await app.register(historyRoutes, { ctx, reads: repo.reads });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 

@@ -1,8 +1,8 @@
 import { MANUAL_KIND } from '@bytx/engine';
-import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
-import { botOrders, bots, spotFavorites } from '../../../db/schema/index';
-import type { BotOrderRow, BotRow, NewBotRow } from '../bots.repository';
+import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { botOrders, bots } from '../../db/schema/index';
+import type { BotOrderRow, BotRow, NewBotRow } from '../bots/bots.repository';
 
 /** Which manual orders a list reads: the user's on one exchange, optionally one market of one pair. */
 export interface ManualFilter {
@@ -22,11 +22,10 @@ export interface ManualFillRow {
 }
 
 /**
- * Manual orders (bots of kind 'manual', the spot and futures screens) and the user's favourite pairs
- * (spot_favorites, migration 0600). Index bots_manual_idx (user_id, exchange, status) WHERE kind =
- * 'manual' serves every list here.
+ * Manual orders (bots of kind 'manual', the spot and futures screens). Index bots_manual_idx (user_id,
+ * exchange, status) WHERE kind = 'manual' serves every list here.
  */
-export class ManualRepository {
+export class ManualOrdersRepository {
   constructor(private readonly db: Db) {}
 
   private where(f: ManualFilter) {
@@ -101,41 +100,5 @@ export class ManualRepository {
       .where(and(this.where(f), gt(botOrders.filled, '0')))
       .orderBy(desc(botOrders.updatedAt), desc(botOrders.clientOrderId))
       .limit(limit);
-  }
-
-  // --- favourites -------------------------------------------------------------------------------------
-
-  async favorites(userId: string): Promise<string[]> {
-    const rows = await this.db
-      .select({ symbol: spotFavorites.symbol })
-      .from(spotFavorites)
-      .where(eq(spotFavorites.userId, userId))
-      .orderBy(asc(spotFavorites.createdAt), asc(spotFavorites.symbol));
-    return rows.map((r) => r.symbol);
-  }
-
-  /**
-   * Stars a pair while the user keeps fewer than `max` (under a per-user lock, so two tabs cannot pass
-   * the limit together); starring one already starred changes nothing. False when the list is full.
-   */
-  async addFavorite(userId: string, symbol: string, max: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`favorites:${userId}`}))`);
-      const [has] = await tx
-        .select({ symbol: spotFavorites.symbol })
-        .from(spotFavorites)
-        .where(and(eq(spotFavorites.userId, userId), eq(spotFavorites.symbol, symbol)));
-      if (has) return true;
-      const [n] = await tx.select({ n: count() }).from(spotFavorites).where(eq(spotFavorites.userId, userId));
-      if ((n?.n ?? 0) >= max) return false;
-      await tx.insert(spotFavorites).values({ userId, symbol }).onConflictDoNothing();
-      return true;
-    });
-  }
-
-  async removeFavorite(userId: string, symbol: string): Promise<void> {
-    await this.db
-      .delete(spotFavorites)
-      .where(and(eq(spotFavorites.userId, userId), eq(spotFavorites.symbol, symbol)));
   }
 }
