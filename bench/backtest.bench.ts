@@ -1,4 +1,4 @@
-// Backtest throughput (packages/engine/src/backtest, docs/engine.md "Backtest"): one year of 1-minute
+// Backtest throughput (packages/engine/src/backtest, docs/bots/backtest-engine.md): one year of 1-minute
 // candles (525,600) from a seeded random walk, run through runBacktest with the real strategies: the
 // Grid Bot DCA with 3 OS (the goal: ≥ 10,000,000 candles a second on one core), the classic DCA and the
 // Grid bot. The baseline is a minimal loop over the same candle arrays in the same process (the sum of

@@ -1,4 +1,4 @@
--- The global history's totals (issue 13, docs/bots.md "Global history"). Two rollups of the live (not
+-- The global history's totals (issue 13, docs/bots/history.md). Two rollups of the live (not
 -- deleted) rows of bot_trades, kept exact by statement-level triggers in the same transaction as every
 -- insert, soft delete, update or delete:
 --   bot_trade_symbols  per user, exchange and symbol: PnL and trades (the page's totals and token list)

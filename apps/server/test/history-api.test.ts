@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON answers read loosely */
-// The global history calls (spec part 2 §2, §7; docs/bots.md "Global history"): paging, totals, the
+// The global history calls (spec part 2 §2, §7; docs/bots/history.md): paging, totals, the
 // aggregates and their arithmetic, USD conversion through the market hub, the 24 h window, soft
 // deletes and the rollup the triggers keep. On PGlite always, on PostgreSQL too when DATABASE_URL is set.
 import { HISTORY_MESSAGES } from '@bytx/contract';

@@ -27,7 +27,7 @@ describe('market data (MARKET_DATA=simulated, SIMULATOR_CONTROL=1)', () => {
     const r = await t.app.inject({ url: `/api/precio?symbol=BTC/USDT&exchange=binance&user=anonimo` });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ price: 91234.57 });
-    // One canonical symbol (docs/bots.md): other spellings are not the pair.
+    // One canonical symbol (docs/bots/runner.md): other spellings are not the pair.
     for (const symbol of ['BTCUSDT', 'btc-usdt', 'btc/usdt', 'BTC/%E2%80%8BUSDT', '%E2%80%AEBTC/USDT']) {
       const other = await t.app.inject({ url: `/api/precio?symbol=${symbol}&exchange=binance` });
       expect(other.statusCode, symbol).toBe(400);

@@ -13,7 +13,7 @@
  *   settled the matched part is one trade (buyExchange X, sellExchange Y, real average fills); what one
  *   leg filled beyond the other is reversed at market on its venue (`arb_unwind`) and recorded as its
  *   own trade (buyExchange = sellExchange = that venue), a loss shown as it is.
- * See docs/engine.md ("Arbitrage bot") for every decision.
+ * See docs/bots/arbitrage.md for every decision.
  */
 import type { StepResult, Strategy, StrategyEvent } from '../strategy';
 import { validFill } from '../shared/checks';

@@ -1,5 +1,5 @@
 /**
- * The intra-candle price path of the backtest (docs/engine.md "Backtest"): a rising candle (close ≥
+ * The intra-candle price path of the backtest (docs/bots/backtest-engine.md): a rising candle (close ≥
  * open) goes open → low → high → close, a falling one open → high → low → close. Each point is a tick
  * at the candle's open time plus `k × PATH_POINT_OFFSET_MS` (k = 0 … 3), so times stay increasing.
  */

@@ -1,5 +1,5 @@
 /**
- * `runBacktest` (docs/engine.md "Backtest"): the strategy's own `step()` over past candles against the
+ * `runBacktest` (docs/bots/backtest-engine.md): the strategy's own `step()` over past candles against the
  * simulated spot venue, pure and synchronous. Each candle is walked along its path (path.ts); at each
  * point the tick is stepped, the commands are carried out in order, the answers delivered, then the
  * resting orders the point reaches fill and their fills are delivered, all before the next point.
@@ -202,7 +202,7 @@ class Stepper<S, C> {
 }
 
 /**
- * Runs `input.strategy` with `input.config` over `input.candles` (docs/engine.md "Backtest").
+ * Runs `input.strategy` with `input.config` over `input.candles` (docs/bots/backtest-engine.md).
  * Throws `BacktestInputError` for unusable input and the strategy's own config error from `create`.
  */
 export function runBacktest<S, C>(input: BacktestInput<S, C>): BacktestResult {

@@ -1,5 +1,5 @@
 /**
- * Public types of the backtest (`runBacktest`, docs/engine.md "Backtest"): a strategy's own `step()` run
+ * Public types of the backtest (`runBacktest`, docs/bots/backtest-engine.md): a strategy's own `step()` run
  * over past candles against a simulated spot venue, synchronously and without I/O.
  */
 import type { MarketRules, OrderRole, StopReason, Strategy } from '../strategy';

@@ -1,5 +1,5 @@
 /**
- * The backtest's simulated spot venue (docs/engine.md "Backtest"): one account (quote, base) and the
+ * The backtest's simulated spot venue (docs/bots/backtest-engine.md): one account (quote, base) and the
  * bot's resting limit orders, buys and sells apart, each sorted best first so the path crosses them in
  * order. Its rules are the paper venue's (packages/venues paper-venue.ts):
  * - a resting limit fills completely at its own price when the price reaches it (buy: price ≤ limit,

@@ -1,6 +1,6 @@
 /**
- * Classic DCA bot (kind 'classic_dca') as a pure, deterministic state machine. See docs/engine.md,
- * section "Classic DCA bot (`/dashboard`)".
+ * Classic DCA bot (kind 'classic_dca') as a pure, deterministic state machine. See
+ * docs/bots/classic-dca.md.
  *
  * One cycle: a market base order of A quote (once the trend filter allows it), then `os` safety limit
  * buys of A at entry × (1 − S)^k, and one take-profit limit sell of the whole position at the average

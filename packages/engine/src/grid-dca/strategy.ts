@@ -5,7 +5,7 @@
  * market buy of A (the level-0 lot). Every lot gets its own take-profit limit sell at fill price × (1 + T).
  * After every event the waiting limit buys of A sit on the N highest levels strictly below the price that
  * hold no open lot. SHORT (derivatives) mirrors every rule: levels P0 × (1 + S)^k, an entry market sell,
- * waiting sells above the price, take-profit buys at fill × (1 − T). See docs/engine.md for every
+ * waiting sells above the price, take-profit buys at fill × (1 − T). See docs/bots/grid-dca.md for every
  * decision the design leaves open.
  *
  * Why this file is ~1,260 lines: the step's hot path (ticks, the ladder invariant, order events, lots,

@@ -14,7 +14,7 @@
  *   with sells.
  * - Out of range the orders stay and the bot waits; `grid_out_of_range` / `grid_back_in_range` are
  *   logged once per crossing.
- * See docs/engine.md ("Grid bot") for every decision.
+ * See docs/bots/grid.md for every decision.
  */
 import type { QuietBand, StepResult, Strategy, StrategyEvent } from '../strategy';
 import { beginStep, endStep, noteQuietTick } from '../shared/context';

@@ -10,7 +10,7 @@
  * Every exit fill is a trade of the entry's lot (buy entry: buy = entry, sell = exit; sell entry: the
  * mirror, as the Grid Bot DCA's SHORT). The order stops when an exit has filled, when the entry was
  * refused, or at the user's stop (cancel_only: cancel what is open, keep what is held; close_market:
- * then close it at market). See docs/engine.md ("Manual order").
+ * then close it at market). See docs/bots/manual.md.
  */
 import { decMul, decToNumber, decToString, roundDownToStep, toDec, type Dec } from '../money';
 import type {

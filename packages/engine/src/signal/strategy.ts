@@ -8,7 +8,7 @@
  *   refused when the position cost (fees excluded, buys in flight included) + quote > maxPositionQuote.
  * - sell: min(amount ?? amountQuote, position value) worth of base; close: the whole position.
  * Every sell is a trade: buyPrice = the position's average price, sellPrice = the fill.
- * See docs/engine.md ("Signal bot").
+ * See docs/bots/signal.md.
  */
 import { decDiv, decMul, decToNumber, decToString, formatAmount, roundDownToStep, toDec } from '../money';
 import type {

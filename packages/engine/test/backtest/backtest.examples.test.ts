@@ -125,7 +125,7 @@ describe('Grid Bot DCA', () => {
 describe('classic DCA', () => {
   /*
    * amount 100, TP 1 %, separation 2 %, 3 safety orders, r off, trend filter and smart averaging off
-   * (docs/engine.md's worked example), 1,000 USDT.
+   * (docs/bots/classic-dca.md's worked example), 1,000 USDT.
    * c0 100 flat: base at market, 1 at 100, fee 0.1; TP 101.11 for 1; safety buys 1.0204 at 98,
    *    1.0412 at 96.04, 1.0625 at 94.11.
    * c1 falling 100 → 100 → 97.5 → 99: at 97.5 the safety at 98 fills: 99.9992, fee 0.0999992. The TP is

@@ -1,5 +1,5 @@
 /**
- * Worked example (the same numbers as docs/engine.md): amount 100 USDT, TP 1%, separation 2%, 3 safety
+ * Worked example (the same numbers as docs/bots/classic-dca.md): amount 100 USDT, TP 1%, separation 2%, 3 safety
  * orders, fee 0.1% in quote, amount step 0.0001, price step 0.01, r off, no trend filter.
  *
  * Base (market, tick 100):   qty = 100 / 100 = 1 BTC, quote 100, fee 100 × 0.001 = 0.1

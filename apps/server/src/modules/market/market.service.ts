@@ -121,7 +121,7 @@ export class MarketHubService implements MarketHub {
   /**
    * The exchange's own unified symbol for exactly this string after trimming ASCII whitespace (listed
    * or not), or null. No case folding and no compact forms ('BTCUSDT', 'btc-usdt'): one canonical
-   * symbol everywhere, so bidi, zero-width and lookalike characters never match (docs/bots.md).
+   * symbol everywhere, so bidi, zero-width and lookalike characters never match (docs/bots/runner.md).
    */
   async resolveSymbol(exchange: string, symbol: string): Promise<string | null> {
     const markets = await this.markets(exchange);

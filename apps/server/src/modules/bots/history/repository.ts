@@ -32,7 +32,7 @@ const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /**
- * The global history's reads and deletes (docs/bots.md "Global history"). Rows come from bot_trades
+ * The global history's reads and deletes (docs/bots/history.md). Rows come from bot_trades
  * through its partial index (user_id, sell_time DESC, id DESC) WHERE deleted_at IS NULL AND NOT manual
  * (manual orders' trades are not bots'; migration 0309); totals,
  * per-symbol figures and the daily series come from bot_trade_symbols and bot_trade_daily (migration

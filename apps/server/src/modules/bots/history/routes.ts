@@ -9,7 +9,7 @@ import { HistoryService } from './service';
 const tags = ['bots'];
 
 /**
- * The global history calls (spec part 2 §7; docs/bots.md "Global history"). The static
+ * The global history calls (spec part 2 §7; docs/bots/history.md). The static
  * `DELETE /api/dca/history/delete_all` wins over `DELETE /api/dca/history/:id` (the router prefers
  * static segments), and `delete_all` is no valid id either.
  */

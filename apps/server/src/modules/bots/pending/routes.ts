@@ -16,7 +16,7 @@ import { PendingService } from './service';
 
 const tags = ['pending orders'];
 
-/** Pending orders of every kind with lots and their actions (spec part 2 §7; docs/bots.md). */
+/** Pending orders of every kind with lots and their actions (spec part 2 §7; docs/bots/pending-orders.md). */
 export const pendingRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
   const pendingRepo = new PendingRepository(ctx.db);
   const pending = new PendingService(repo, pendingRepo, runner, bots);

@@ -55,7 +55,7 @@ export type GridBotRow = Pick<GridBotView, 'id' | 'symbol' | 'market_type' | 'pn
   Partial<Omit<GridBotView, 'id' | 'symbol' | 'market_type' | 'pnl_quote'>>;
 
 /**
- * The venue symbol of the user's pair for a market type (docs/bots.md "Derivatives and SHORT"): Spot and Margin trade the spot symbol, Perpetual the linear swap `BASE/QUOTE:QUOTE`,
+ * The venue symbol of the user's pair for a market type (docs/bots/derivatives.md): Spot and Margin trade the spot symbol, Perpetual the linear swap `BASE/QUOTE:QUOTE`,
  * Inverse the coin-margined swap `BASE/USD:BASE`.
  */
 export function venueSymbol(pair: string, marketType: string): string {
@@ -127,7 +127,7 @@ export function validateGridStart(f: GridForm): GridValidationKey | null {
   return null;
 }
 
-/** The grid page's calls (spec part 2 §7 and docs/bots.md "Grid bot"). */
+/** The grid page's calls (spec part 2 §7 and docs/bots/grid.md). */
 export const gridApi = {
   connections: botsApi.connections,
   /** The user's pairs (`BASE/QUOTE`); venue-only symbols such as swaps (`…:USDT`) are left out. */

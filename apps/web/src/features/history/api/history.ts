@@ -9,7 +9,7 @@ import {
 } from '@bytx/contract';
 import { api } from '../../../shared/api/client';
 
-/** The global history calls (spec part 2 §7; docs/bots.md "Global history"). */
+/** The global history calls (spec part 2 §7; docs/bots/history.md). */
 export const historyApi = {
   page: async (user_id: string, page: number, per_page: number) =>
     okOrThrow(await api<AllHistoryResponse>('/api/dca/all_history', { query: { user_id, page, per_page } })),

@@ -58,7 +58,7 @@ export function validateSignalCreate(f: SignalForm): SignalValidation | null {
 
 const botPath = (id: string) => `/api/signalbot/bots/${encodeURIComponent(id)}`;
 
-/** The signal bot's calls (issue 15 §2; docs/bots.md "Signal bot"). */
+/** The signal bot's calls (issue 15 §2; docs/bots/signal.md). */
 export const signalApi = {
   connections: botsApi.connections,
   pairs: botsApi.pairs,
