@@ -8,7 +8,7 @@ import { mailsTo, readLatestCode } from '../../../e2e/helpers/accounts';
 import { type Database } from '../src/db/client';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { sealContext } from '../src/lib/crypto';
-import { addressKey, parseSignalTime } from '../src/modules/bots/signal/guards';
+import { addressKey, parseSignalTime } from '../src/modules/bots/kinds/signal/guards';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 import { openTestDatabase } from './db-snapshot';
 

@@ -23,7 +23,7 @@ import { LOGIN_BACKOFF_FREE_FAILURES, LoginBackoffRepository } from './login-bac
 import { confirmedRecently, markReauthenticated } from './reauth';
 import { canOpenLogoArea, canTrade, isSupportEmail } from './roles';
 import { SessionsRepository, type SessionClient, type SessionUser } from './sessions.repository';
-import { rotateSignalSecretsForUser } from '../bots/signal/secrets';
+import { rotateSignalSecretsForUser } from '../bots/kinds/signal/secrets';
 import { TwoFactorService } from './twofa.service';
 import { UsersRepository } from './users.repository';
 

@@ -6,8 +6,8 @@ import {
   arbitrageStopBody,
 } from '@bytx/contract';
 import { arbitrageSummary, type ArbitrageState } from '@bytx/engine';
-import { currentUser } from '../../../plugins/auth';
-import type { KindPlugin } from '../kind-plugin';
+import { currentUser } from '../../../../plugins/auth';
+import type { KindPlugin } from '../../kind-plugin';
 import { ARBITRAGE, ArbitrageService } from './service';
 
 const tags = ['bots'];

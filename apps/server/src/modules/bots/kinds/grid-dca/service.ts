@@ -8,12 +8,12 @@ import {
   type StartBotDcaBody,
 } from '@bytx/contract';
 import { gridBotDca, type DcaState, type StopMode } from '@bytx/engine';
-import type { AppContext, MarketHub, VenueRegistry } from '../../../context';
-import { badRequest, HttpError, notFound } from '../../../lib/errors';
-import type { BotRow, BotsRepository } from '../bots.repository';
-import type { BotsService } from '../bots.service';
-import { parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
-import { strategyIdOf, type BotRunner } from '../runner';
+import type { AppContext, MarketHub, VenueRegistry } from '../../../../context';
+import { badRequest, HttpError, notFound } from '../../../../lib/errors';
+import type { BotRow, BotsRepository } from '../../bots.repository';
+import type { BotsService } from '../../bots.service';
+import { parseOptionalPrice, problemText, slTpSideProblem } from '../../bot-input';
+import { strategyIdOf, type BotRunner } from '../../runner';
 import { createGridDcaState, gridDcaConfigOf } from './params';
 
 export interface DcaBotConfigJson {

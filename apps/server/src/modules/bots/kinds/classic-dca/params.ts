@@ -13,10 +13,10 @@ import {
   type ClassicDcaConfig,
   type ClassicDcaState,
 } from '@bytx/engine';
-import { badRequest } from '../../../lib/errors';
-import { parseLooseNumber } from '../bot-input';
-import { dcaMarketRules } from '../market-rules';
-import { parseDcaStart, type DcaStartParams, type StartParamDeps } from '../start-params';
+import { badRequest } from '../../../../lib/errors';
+import { parseLooseNumber } from '../../bot-input';
+import { dcaMarketRules } from '../../market-rules';
+import { parseDcaStart, type DcaStartParams, type StartParamDeps } from '../../start-params';
 
 export interface ClassicStartParams extends DcaStartParams {
   tpVnc: number;

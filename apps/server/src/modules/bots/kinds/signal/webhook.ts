@@ -13,11 +13,11 @@ import {
   type SignalWebhookResponse,
 } from '@bytx/contract';
 import { SIGNAL_ACTION, type SignalSkipReason, type SignalState } from '@bytx/engine';
-import type { AppContext } from '../../../context';
-import type { SignalEventOrder } from '../../../db/schema/index';
-import { parseLooseNumber } from '../bot-input';
-import type { BotRow, BotsRepository } from '../bots.repository';
-import type { BotRunner } from '../runner';
+import type { AppContext } from '../../../../context';
+import type { SignalEventOrder } from '../../../../db/schema/index';
+import { parseLooseNumber } from '../../bot-input';
+import type { BotRow, BotsRepository } from '../../bots.repository';
+import type { BotRunner } from '../../runner';
 import { addressKey, parseSignalTime, SignalRateLimiter, withinWindow } from './guards';
 import type { SignalEventRow, SignalRepository } from './repository';
 import { secretMatches } from './secrets';

@@ -1,13 +1,13 @@
 import { SIGNAL_LIMITS, type SignalSecretRotation } from '@bytx/contract';
-import type { AppContext } from '../../../context';
-import { randomToken, safeEqual, sealContext, sha256 } from '../../../lib/crypto';
-import { Mailer, type OutgoingMail } from '../../mail/mailer';
+import type { AppContext } from '../../../../context';
+import { randomToken, safeEqual, sealContext, sha256 } from '../../../../lib/crypto';
+import { Mailer, type OutgoingMail } from '../../../mail/mailer';
 import { SignalRepository, type SignalBotRow } from './repository';
 
 export { SIGNAL_SECRET_EVENT } from './repository';
 
 /**
- * Webhook secrets shown once (issue 37 point 9; docs/bots.md "Signal bot"). A secret is 32 random bytes
+ * Webhook secrets shown once (issue 37 point 9; docs/bots/signal.md). A secret is 32 random bytes
  * (base64url, 43 characters); only its SHA-256 hex is stored. A 256-bit random secret cannot be guessed
  * from its hash, so no salt or slow hash is needed (those protect low-entropy passwords); the comparison
  * is of two 64-character hex digests in constant time. The secret is answered by the create and rotate

@@ -9,8 +9,8 @@ import {
   vncsActualesBody,
 } from '@bytx/contract';
 import { summarizeClassicDca, type ClassicDcaState, type VncState } from '@bytx/engine';
-import { currentUser } from '../../../plugins/auth';
-import type { KindPlugin } from '../kind-plugin';
+import { currentUser } from '../../../../plugins/auth';
+import type { KindPlugin } from '../../kind-plugin';
 import { CLASSIC_DCA, CLASSIC_VNC, ClassicDcaService } from './service';
 
 const tags = ['bots'];

@@ -7,8 +7,8 @@ import {
   gridStartBody,
 } from '@bytx/contract';
 import { gridSummary, type GridState } from '@bytx/engine';
-import { currentUser } from '../../../plugins/auth';
-import type { KindPlugin } from '../kind-plugin';
+import { currentUser } from '../../../../plugins/auth';
+import type { KindPlugin } from '../../kind-plugin';
 import { GRID, GridService } from './service';
 
 const tags = ['bots'];

@@ -27,14 +27,14 @@ import {
 } from '@bytx/engine';
 import type { Market } from '@bytx/venues';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { AppContext } from '../../../context';
-import { bots as botsTable, botTrades } from '../../../db/schema/index';
-import { badRequest, conflict, HttpError } from '../../../lib/errors';
-import { parseLooseNumber, problemText } from '../bot-input';
-import type { BotRow, BotsRepository } from '../bots.repository';
-import type { BotsService } from '../bots.service';
-import { dcaMarketRules } from '../market-rules';
-import { strategyIdOf, type BotRunner } from '../runner';
+import type { AppContext } from '../../../../context';
+import { bots as botsTable, botTrades } from '../../../../db/schema/index';
+import { badRequest, conflict, HttpError } from '../../../../lib/errors';
+import { parseLooseNumber, problemText } from '../../bot-input';
+import type { BotRow, BotsRepository } from '../../bots.repository';
+import type { BotsService } from '../../bots.service';
+import { dcaMarketRules } from '../../market-rules';
+import { strategyIdOf, type BotRunner } from '../../runner';
 
 /** `bots.kind` of the Arbitrage bot (the engine's arbitrageBot.kind). */
 export const ARBITRAGE = arbitrageBot.kind;

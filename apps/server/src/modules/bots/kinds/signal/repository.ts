@@ -1,6 +1,6 @@
 import type { SignalSecretRotation } from '@bytx/contract';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
+import type { Db } from '../../../../db/client';
 import {
   botEvents,
   botOrders,
@@ -9,7 +9,7 @@ import {
   signalEvents,
   type SignalEventOrder,
   type SignalEventStatus,
-} from '../../../db/schema/index';
+} from '../../../../db/schema/index';
 
 export type SignalEventRow = typeof signalEvents.$inferSelect;
 export type NewSignalEventRow = typeof signalEvents.$inferInsert;

@@ -1,7 +1,7 @@
 import { SIGNAL_LIMITS } from '@bytx/contract';
 
 /**
- * The webhook's guards (issue 37 point 4; docs/bots.md "Signal bot"): sliding-window rate limits in
+ * The webhook's guards (issue 37 point 4; docs/bots/signal.md): sliding-window rate limits in
  * memory, the address a limit counts (IPv6 per /64) and the time a signal carries.
  */
 

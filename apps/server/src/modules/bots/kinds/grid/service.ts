@@ -24,13 +24,19 @@ import {
   type GridState,
   type GridSummary,
 } from '@bytx/engine';
-import type { AppContext } from '../../../context';
-import { badRequest, HttpError, notFound } from '../../../lib/errors';
-import { parseLooseNumber, problemText } from '../bot-input';
-import type { BotRow, BotsRepository } from '../bots.repository';
-import type { BotsService } from '../bots.service';
-import { derivativesOf, isDerivatives, settleOf, venueSymbol, type DerivativesMarket } from '../derivatives';
-import { strategyIdOf, type BotRunner } from '../runner';
+import type { AppContext } from '../../../../context';
+import { badRequest, HttpError, notFound } from '../../../../lib/errors';
+import { parseLooseNumber, problemText } from '../../bot-input';
+import type { BotRow, BotsRepository } from '../../bots.repository';
+import type { BotsService } from '../../bots.service';
+import {
+  derivativesOf,
+  isDerivatives,
+  settleOf,
+  venueSymbol,
+  type DerivativesMarket,
+} from '../../derivatives';
+import { strategyIdOf, type BotRunner } from '../../runner';
 import {
   checkGridLevelCount,
   createGridState,

@@ -22,14 +22,14 @@ import {
   type StopMode,
   type VncState,
 } from '@bytx/engine';
-import type { AppContext } from '../../../context';
-import { badRequest, HttpError, notFound } from '../../../lib/errors';
-import { parseLooseNumber, parseOptionalPrice, problemText, slTpSideProblem } from '../bot-input';
-import type { BotRow, BotsRepository } from '../bots.repository';
-import type { BotsService } from '../bots.service';
-import { venueSymbol } from '../derivatives';
-import { dcaMarketRules } from '../market-rules';
-import { strategyIdOf, type BotRunner } from '../runner';
+import type { AppContext } from '../../../../context';
+import { badRequest, HttpError, notFound } from '../../../../lib/errors';
+import { parseLooseNumber, parseOptionalPrice, problemText, slTpSideProblem } from '../../bot-input';
+import type { BotRow, BotsRepository } from '../../bots.repository';
+import type { BotsService } from '../../bots.service';
+import { venueSymbol } from '../../derivatives';
+import { dcaMarketRules } from '../../market-rules';
+import { strategyIdOf, type BotRunner } from '../../runner';
 import { classicConfigOf, createClassicState, parseClassicStart } from './params';
 
 /** `bots.kind` of the classic DCA bot and of the VNC a stopped one leaves (the engine's kinds). */
@@ -55,7 +55,7 @@ export interface ClassicConfigJson {
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 const pairKey = (exchange: string, symbol: string) => `${exchange}|${symbol}`;
 
-/** The classic DCA bot (`/dashboard`, the spot-bot screen): docs/engine.md "Classic DCA bot". */
+/** The classic DCA bot (`/dashboard`, the spot-bot screen): docs/bots/classic-dca.md. */
 export class ClassicDcaService {
   constructor(
     private readonly ctx: AppContext,

@@ -21,12 +21,12 @@ import {
   type GridConfig,
   type GridState,
 } from '@bytx/engine';
-import type { MarketHub } from '../../../context';
-import { badRequest } from '../../../lib/errors';
-import { parseLooseNumber } from '../bot-input';
-import { isDerivatives, venueSymbol, type DerivativesMarket } from '../derivatives';
-import { dcaMarketRules } from '../market-rules';
-import { listedPair, minCostOf, priceOf, type StartParamDeps } from '../start-params';
+import type { MarketHub } from '../../../../context';
+import { badRequest } from '../../../../lib/errors';
+import { parseLooseNumber } from '../../bot-input';
+import { isDerivatives, venueSymbol, type DerivativesMarket } from '../../derivatives';
+import { dcaMarketRules } from '../../market-rules';
+import { listedPair, minCostOf, priceOf, type StartParamDeps } from '../../start-params';
 
 /**
  * The Grid bot's start form (`POST /api/gridbot/start`, spec part 2 §5; issue 14 §3), shared by the

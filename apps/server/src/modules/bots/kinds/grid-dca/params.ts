@@ -1,13 +1,13 @@
 import { createDcaBot, DcaConfigError, type DcaConfig, type DcaState } from '@bytx/engine';
-import { badRequest } from '../../../lib/errors';
-import { isDerivatives } from '../derivatives';
-import { dcaMarketRules } from '../market-rules';
+import { badRequest } from '../../../../lib/errors';
+import { isDerivatives } from '../../derivatives';
+import { dcaMarketRules } from '../../market-rules';
 import {
   parseDcaStart,
   type DcaStartFields,
   type DcaStartParams,
   type StartParamDeps,
-} from '../start-params';
+} from '../../start-params';
 
 /**
  * The Grid Bot DCA start form's parameters (`POST /api/start_bot_dca`), shared by the start call and the

@@ -9,8 +9,8 @@ import {
   updateSlBody,
   updateTpPlusBody,
 } from '@bytx/contract';
-import { currentUser } from '../../../plugins/auth';
-import type { KindPlugin } from '../kind-plugin';
+import { currentUser } from '../../../../plugins/auth';
+import type { KindPlugin } from '../../kind-plugin';
 import { DcaService, GRID_DCA } from './service';
 
 const tags = ['bots'];
