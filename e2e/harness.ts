@@ -93,7 +93,8 @@ export async function startServer(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
-      const res = await fetch(`${baseUrl}/api/health`);
+      // Ready, not only alive: the database answers and the bot runner's first reconcile is done.
+      const res = await fetch(`${baseUrl}/api/ready`);
       if (res.ok) break;
     } catch {
       // not listening yet
