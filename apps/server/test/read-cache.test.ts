@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
 import { ReadCache } from '../src/modules/bots/read-cache';
 import { runners } from '../src/modules/bots/routes';
+import { strategyIdOf } from '../src/modules/bots/strategy-id';
 import { until as waitFor } from './bots.helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
@@ -203,7 +204,7 @@ describe('read cache of the bot lists', () => {
 
 describe('ReadCache', () => {
   it('hands an answer computed during a write to its own request only, and recomputes after', async () => {
-    const cache = new ReadCache();
+    const cache = new ReadCache(strategyIdOf);
     cache.enabled = true;
     let computed = 0;
     let release: () => void = () => undefined;

@@ -2,42 +2,40 @@ import { MANUAL_KIND } from '@bytx/engine';
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { botActions, botEvents, botOrders, bots, botTrades, botUserSettings } from '../../db/schema/index';
+import {
+  LIVE_ORDER_STATUSES,
+  type BotEventRow,
+  type BotOrderRow,
+  type BotRow,
+  type BotTradeRow,
+  type BotWrite,
+  type NewBotEventRow,
+  type NewBotOrderRow,
+  type NewBotRow,
+} from './bots.rows';
 import { readCacheFor, type ReadCache } from './read-cache';
+import { strategyIdOf } from './strategy-id';
 
-export type BotRow = typeof bots.$inferSelect;
-export type NewBotRow = typeof bots.$inferInsert;
-export type BotOrderRow = typeof botOrders.$inferSelect;
-export type NewBotOrderRow = typeof botOrders.$inferInsert;
-export type BotTradeRow = typeof botTrades.$inferSelect;
-export type NewBotTradeRow = typeof botTrades.$inferInsert;
-export type BotEventRow = typeof botEvents.$inferSelect;
-export type NewBotEventRow = typeof botEvents.$inferInsert;
+// The row types moved to bots.rows.ts (so the runner need not import the repository); re-exported here
+// for the modules that read them with the repository.
+export {
+  LIVE_ORDER_STATUSES,
+  type BotEventRow,
+  type BotOrderRow,
+  type BotRow,
+  type BotTradeRow,
+  type BotWrite,
+  type NewBotEventRow,
+  type NewBotOrderRow,
+  type NewBotRow,
+  type NewBotTradeRow,
+} from './bots.rows';
 
 /**
  * Manual orders of the spot and futures screens run as bots of this kind (modules/bots/manual): they
  * are not bots to the user, so the lists and counts below leave them out unless asked for them.
  */
 const notManual = ne(bots.kind, MANUAL_KIND);
-
-/** Orders not yet final: the runner reconciles these with the venue after a restart. */
-export const LIVE_ORDER_STATUSES = ['pending_submit', 'open'] as const;
-
-/** Everything one strategy step writes, committed in one transaction. */
-export interface BotWrite {
-  botId: string;
-  state?: unknown;
-  pnl?: string;
-  status?: BotRow['status'];
-  stopReason?: string | null;
-  stoppedAt?: Date | null;
-  /** Why an active bot cannot trade now (null clears it). */
-  problem?: BotRow['problem'];
-  problemDetail?: string | null;
-  newOrders?: NewBotOrderRow[];
-  orderUpdates?: { clientOrderId: string; patch: Partial<NewBotOrderRow> }[];
-  trades?: NewBotTradeRow[];
-  events?: NewBotEventRow[];
-}
 
 /**
  * Bots, their orders, trades, events and settings. Every write here also drops the read cache of the
@@ -49,7 +47,7 @@ export class BotsRepository {
   readonly reads: ReadCache;
 
   constructor(private readonly db: Db) {
-    this.reads = readCacheFor(db);
+    this.reads = readCacheFor(db, strategyIdOf);
   }
 
   /** Notes the owners of rows read (so a later write to one of them drops only its user's answers). */

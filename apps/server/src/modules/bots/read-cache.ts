@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { MarketHub } from '../../context';
 import type { Db } from '../../db/client';
-import { strategyIdOf } from './runner';
 
 /**
  * The read cache of the bot lists the dashboards poll (docs/read-path.md): per user and per call (with
@@ -52,11 +51,15 @@ const UNFOLLOW_AFTER_MS = 5 * 60_000;
 
 const caches = new WeakMap<Db, ReadCache>();
 
-/** The read cache of a database: every BotsRepository on it reports its writes to the same one. */
-export function readCacheFor(db: Db): ReadCache {
+/**
+ * The read cache of a database: every BotsRepository on it reports its writes to the same one.
+ * `strategyIdOf` is the bot's short strategy id (the prefix of its client order ids), handed in by the
+ * repository so this file imports nothing of the runner's.
+ */
+export function readCacheFor(db: Db, strategyIdOf: (botId: string) => string): ReadCache {
   let c = caches.get(db);
   if (!c) {
-    c = new ReadCache();
+    c = new ReadCache(strategyIdOf);
     caches.set(db, c);
   }
   return c;
@@ -102,6 +105,9 @@ export class ReadCache {
    */
   private starting = false;
 
+  /** `strategyIdOf`: a bot's strategy id (client order id prefix), whose owner is noted with the bot's. */
+  constructor(private readonly strategyIdOf: (botId: string) => string) {}
+
   /**
    * Turns the cache on for this app: `client` is the embedded database's client, whose writes outside
    * the repository are watched; `market` gives the hub whose ticks expire price-dependent answers.
@@ -143,7 +149,7 @@ export class ReadCache {
     // Bounded: a bot forgotten here only makes its next write drop every user's answers.
     if (this.owners.size >= MAX_OWNERS) this.owners.clear();
     this.owners.set(botId, userId);
-    this.owners.set(strategyIdOf(botId), userId);
+    this.owners.set(this.strategyIdOf(botId), userId);
   }
 
   touchUser(userId: string): void {

@@ -1,6 +1,6 @@
 import { isQuietTick, type QuietBand, type StepResult, type StrategyEvent } from '@bytx/engine';
 import type { Order, Venue } from '@bytx/venues';
-import type { BotRow, BotWrite, NewBotEventRow, NewBotOrderRow, NewBotTradeRow } from '../bots.repository';
+import type { BotRow, BotWrite, NewBotEventRow, NewBotOrderRow, NewBotTradeRow } from '../bots.rows';
 import { derivativesOf, isDerivatives, venueSymbol, type LiquidationInfo } from '../derivatives';
 import { BotVenues, ConnectionGoneError } from './bot-venues';
 import { BotClientIds } from './client-ids';

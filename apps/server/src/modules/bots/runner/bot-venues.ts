@@ -1,5 +1,5 @@
 import type { Order, Venue } from '@bytx/venues';
-import type { BotRow } from '../bots.repository';
+import type { BotRow } from '../bots.rows';
 import { derivativesOf, type LiquidationInfo } from '../derivatives';
 import type { BotClientIds } from './client-ids';
 import type { RunnerDeps } from './types';

@@ -2,16 +2,16 @@ import { and, asc, inArray, sql } from 'drizzle-orm';
 import { insertRows, updateRows } from '../../../db/bulk';
 import type { Db } from '../../../db/client';
 import { botEvents, botOrders, bots, botTrades } from '../../../db/schema/index';
+import type { BotsRepository } from '../bots.repository';
 import {
   LIVE_ORDER_STATUSES,
   type BotOrderRow,
   type BotRow,
-  type BotsRepository,
   type BotWrite,
   type NewBotEventRow,
   type NewBotOrderRow,
   type NewBotTradeRow,
-} from '../bots.repository';
+} from '../bots.rows';
 import { GroupCommit, ReadBatch } from '../../../lib/batcher';
 import type { ActionStore, BotActionRow, RunnerStore } from './types';
 

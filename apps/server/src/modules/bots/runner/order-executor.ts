@@ -10,7 +10,7 @@ import {
   isRetryable,
   type Order,
 } from '@bytx/venues';
-import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.repository';
+import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.rows';
 import { ConnectionGoneError, type BotVenues } from './bot-venues';
 import type { BotClientIds } from './client-ids';
 import { sleep, type Arrival, type MarketKey, type RunnerDeps } from './types';

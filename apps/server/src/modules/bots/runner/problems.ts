@@ -1,5 +1,5 @@
 import { AuthenticationError, venueClientIdOf, type Venue } from '@bytx/venues';
-import type { BotRow } from '../bots.repository';
+import type { BotRow } from '../bots.rows';
 import { venueSymbol } from '../derivatives';
 import type { BotHandle } from './bot-handle';
 import { hasActions, type RunnerDeps } from './types';

@@ -1,7 +1,7 @@
 import type { Strategy } from '@bytx/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MarketHub, VenueRegistry } from '../../../context';
-import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.repository';
+import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } from '../bots.rows';
 
 /** What the runner needs from the database (BotsRepository; the benchmark passes an in-memory one). */
 export interface RunnerStore {
@@ -86,8 +86,11 @@ export interface RunnerDeps {
   venues: () => VenueRegistry;
   log: FastifyBaseLogger;
   runnerId: string;
-  /** The strategies it runs, by kind (default: modules/bots/kinds.ts). */
-  kinds?: KindRegistry;
+  /**
+   * The strategies it runs, by kind: the app's are derived from the list of kinds
+   * (modules/bots/kinds/index.ts `botKinds`), handed in so that the runner imports no kind.
+   */
+  kinds: KindRegistry;
   /** Embedded database: one process only, so leases left by a killed process are taken at once. */
   takeAllLeases: boolean;
   /** Trade the leased bots continuously (BOT_RUNNER=1); otherwise bots are attached only for a user action. */
@@ -127,14 +130,7 @@ export interface MarketKey {
   symbol: string;
 }
 
-/**
- * The short strategy id of a bot (`b` + 20 hex digits of its uuid, 80 bits): the strategy and the journal
- * name orders `${shortId}-${seq}`; each exchange is sent that name in its own documented form (OKX
- * alphanumeric, Kraken and Coinbase a UUID, Bitfinex an integer, Gate `t-`…), see BotClientIds and
- * packages/venues/src/exchanges/client-ids.ts.
- */
-export function strategyIdOf(botId: string): string {
-  return `b${botId.replace(/-/g, '').slice(0, 20)}`;
-}
+// The strategy id lives beside the row types (the read cache and the kinds use it too).
+export { strategyIdOf } from '../strategy-id';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
