@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MAINTENANCE_MARGIN_RATE } from '../derivatives';
 import { InsufficientFundsError, InvalidOrderError, OrderNotFoundError } from '../errors';
-import type { Market, Order } from '../types';
+import type { Liquidation, Market, Order } from '../types';
 import { UsdmAccount } from './binance-usdm-account';
 import {
   idOf,
@@ -273,6 +273,8 @@ export class BinanceUsdmHandler {
         return this.allOrders(p);
       case 'GET /fapi/v1/userTrades':
         return this.userTrades(p);
+      case 'GET /fapi/v1/forceOrders':
+        return this.forceOrders(p);
       default:
         throw new BinanceError(404, -1100, `Unknown endpoint ${key}`);
     }
@@ -582,6 +584,47 @@ export class BinanceUsdmHandler {
       time: o.time,
       updateTime: v.updated,
     };
+  }
+
+  /**
+   * The user's force orders (liquidations; ADL is not emulated): `GET /fapi/v1/forceOrders`, newest
+   * first, `limit` 50 by default and at most 100, within startTime..endTime (ms). Shape as Binance's
+   * documented reply (https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Users-Force-Orders):
+   * the liquidation's closing order, filled at the liquidation price.
+   */
+  private async forceOrders(p: URLSearchParams): Promise<unknown[]> {
+    if (p.get('autoCloseType') === 'ADL') return [];
+    const limit = Math.min(100, Math.max(1, Number(p.get('limit') ?? 50) || 50));
+    const from = Number(p.get('startTime') ?? 0) || 0;
+    const to = Number(p.get('endTime') ?? Number.MAX_SAFE_INTEGER) || Number.MAX_SAFE_INTEGER;
+    const markets = p.get('symbol') ? [this.marketOf(p)] : this.markets();
+    const rows: { m: Market; l: Liquidation }[] = [];
+    for (const m of markets)
+      for (const l of await this.ctx.venue.fetchMyLiquidations(m.symbol, from))
+        if (l.ts <= to) rows.push({ m, l });
+    rows.sort((a, b) => b.l.ts - a.l.ts);
+    return rows.slice(0, limit).map(({ m, l }, i) => ({
+      orderId: 9_000_000_001 + i,
+      symbol: idOf(m.symbol),
+      status: 'FILLED',
+      clientOrderId: `autoclose-${l.ts}${String(i).padStart(6, '0')}`,
+      price: px(l.price, m),
+      avgPrice: px(l.price, m),
+      origQty: qty(l.contracts, m),
+      executedQty: qty(l.contracts, m),
+      cumQuote: dec(l.contracts * l.price * (m.contractSize ?? 1)),
+      timeInForce: 'IOC',
+      type: 'LIMIT',
+      reduceOnly: false,
+      closePosition: false,
+      side: l.side === 'long' ? 'SELL' : 'BUY',
+      positionSide: 'BOTH',
+      stopPrice: '0',
+      workingType: 'CONTRACT_PRICE',
+      origType: 'LIMIT',
+      time: l.ts,
+      updateTime: l.ts,
+    }));
   }
 
   private async allOrders(p: URLSearchParams): Promise<unknown[]> {
