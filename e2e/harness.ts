@@ -79,9 +79,6 @@ export async function startServer(
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dir,
       LOG_LEVEL: 'info',
-      // No shedding on event-loop delay: on a loaded CI machine a slow moment answered a browser test's
-      // sign-up with 503 (the rule has its own test, apps/server/test/load-shedding.test.ts).
-      SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,8 +18,7 @@ export interface SeededServer {
 }
 
 /**
- * Starts the server with the product's own load-shedding defaults (the e2e harness turns the
- * event-loop rule off; `env` may set anything else) and seeds one user with `bots` Grid Bot DCA bots
+ * Starts the server with the product's own load-shedding defaults (`env` may set anything else) and seeds one user with `bots` Grid Bot DCA bots
  * on a paper Binance account.
  */
 export async function startSeededServer(
@@ -29,11 +28,7 @@ export async function startSeededServer(
 ): Promise<SeededServer> {
   // BENCH_SERVER_NODE_ARGS go to the server's node (a profile of a bench: `--cpu-prof --cpu-prof-dir=…`).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const server = await startServer(
-    { LOG_LEVEL: 'warn', SHED_MAX_EVENT_LOOP_DELAY_MS: '500', ...env },
-    undefined,
-    { nodeArgs },
-  );
+  const server = await startServer({ LOG_LEVEL: 'warn', ...env }, undefined, { nodeArgs });
   try {
     const email = 'bench-user@example.com';
     await registerViaApi(server.baseUrl, server.outboxDir, email, BENCH_PASSWORD);

@@ -200,7 +200,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // first (a refused request costs no session lookup).
   await app.register(loadSheddingPlugin, {
     maxInFlight: config.SHED_MAX_IN_FLIGHT,
-    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+    maxQueueMs: config.SHED_MAX_QUEUE_MS,
+    maxQueued: config.SHED_MAX_QUEUED,
     maxPerTurn: config.SHED_MAX_PER_TURN,
   });
   for (const mod of modules) {

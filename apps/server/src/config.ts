@@ -102,10 +102,12 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: count(100, 600_000).default(5_000),
   /** A socket with no traffic at all is closed after this (ms). */
   HTTP_IDLE_TIMEOUT_MS: count(100, 600_000).default(30_000),
-  /** API requests in progress at once before new ones get 503 + Retry-After (0: no limit). */
+  /** API requests worked on at once; the next ones wait for a free place (0: no limit; docs/limits.md). */
   SHED_MAX_IN_FLIGHT: count(0, 1_000_000).default(64),
-  /** Mean event-loop delay (ms) above which new API requests get 503 + Retry-After (0: off). */
-  SHED_MAX_EVENT_LOOP_DELAY_MS: count(0, 60_000).default(500),
+  /** New API requests get 503 + Retry-After while the oldest waiting one has waited longer (ms; 0: off). */
+  SHED_MAX_QUEUE_MS: count(0, 60_000).default(250),
+  /** API requests waiting for a place, above which new ones get 503 + Retry-After. */
+  SHED_MAX_QUEUED: count(0, 1_000_000).default(1024),
   /** Sheddable API requests started per turn of the event loop; the rest wait for the next turns (0: off). */
   SHED_MAX_PER_TURN: count(0, 1_000_000).default(32),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */

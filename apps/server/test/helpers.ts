@@ -23,10 +23,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
     MASTER_KEY: TEST_MASTER_KEY,
     LOG_LEVEL: 'silent',
     BOT_RUNNER: '0',
-    // In-process tests share one event loop with PGlite's WASM (migrations block it for seconds) and with
-    // the test code itself, so a lagging loop there is not an overloaded server: the lag rule is off in
-    // them (the in-flight limit stays; a test that wants the lag rule passes its own value).
-    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     WEB_DIST_DIR: path.join(os.tmpdir(), 'bytx-no-web'),
     ...env,
   });

@@ -1,71 +1,133 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUSY_MESSAGE, loadSheddingPlugin } from '../src/plugins/load-shedding';
+import { BUSY_MESSAGE, loadSheddingPlugin, type LoadSheddingOptions } from '../src/plugins/load-shedding';
+import { createTestUser, makeTestApp } from './helpers';
 
-/**
- * The event-loop-delay rule of load shedding, on a bare Fastify app (the in-process API tests turn
- * this rule off: their loop is shared with PGlite and the test code, see helpers.testConfig).
- */
-describe('load shedding: event-loop delay', () => {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A request held open until the test lets it go. */
+function gate() {
+  const held: (() => void)[] = [];
+  return {
+    wait: () => new Promise<void>((r) => held.push(r)),
+    get count() {
+      return held.length;
+    },
+    releaseAll: () => held.splice(0).forEach((r) => r()),
+  };
+}
+
+/** Admission: up to capacity served, the excess queued in order, only what is over the bound refused. */
+describe('load shedding: admission up to capacity', () => {
   const apps: FastifyInstance[] = [];
   afterEach(async () => {
     for (const a of apps.splice(0)) await a.close();
   });
 
-  async function appWith(maxEventLoopDelayMs: number) {
+  async function gatedApp(opts: LoadSheddingOptions) {
     const app = Fastify();
     apps.push(app);
-    await app.register(loadSheddingPlugin, { maxInFlight: 0, maxEventLoopDelayMs, sampleMs: 100 });
-    app.get('/api/work', async () => ({ ok: true }));
+    const g = gate();
+    await app.register(loadSheddingPlugin, opts);
+    const order: number[] = [];
+    app.get('/api/work', async (req) => {
+      order.push(Number((req.query as { n?: string }).n ?? -1));
+      await g.wait();
+      return { ok: true };
+    });
+    app.get('/api/quick', async () => ({ ok: true }));
     app.get('/api/health', { config: { shed: false } }, async () => ({ ok: true }));
     await app.ready();
-    return app;
+    return { app, g, order };
   }
 
-  /** Keeps the loop busy for `ms` (a synchronous stall, like a long CPU-bound task). */
-  function stall(ms: number) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      /* busy */
-    }
+  /** Waits (bounded) until `cond` holds. */
+  async function until(cond: () => boolean) {
+    for (let i = 0; i < 200 && !cond(); i++) await sleep(10);
+    expect(cond()).toBe(true);
   }
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('answers 503 with Retry-After after the loop stalled, spares unshed routes, and recovers', async () => {
-    const app = await appWith(20);
-    expect((await app.inject('/api/work')).statusCode).toBe(200);
-    await sleep(250); // the monitor measures from its previous sample: let it take a few first
-    // One 1 s stall among ~10 quiet 10 ms samples: the next 100 ms sample's mean is ~100 ms, above 20.
-    // (Stalled up to three times: on a loaded machine a sampling period can straddle the stall.)
-    let shed = await app.inject('/api/work');
-    for (let attempt = 0; attempt < 3 && shed.statusCode !== 503; attempt++) {
-      stall(1000);
-      for (let i = 0; i < 50 && shed.statusCode !== 503; i++) {
-        await sleep(10);
-        shed = await app.inject('/api/work');
-      }
-    }
-    expect(shed.statusCode).toBe(503);
-    expect(shed.headers['retry-after']).toBe('2');
-    expect(shed.json<{ error: string }>().error).toBe(BUSY_MESSAGE);
+  it('serves every request of a burst over the in-flight limit, in arrival order, none refused', async () => {
+    const { app, g, order } = await gatedApp({ maxInFlight: 3, maxQueueMs: 60_000 });
+    const burst = Array.from({ length: 12 }, (_, n) => app.inject(`/api/work?n=${n}`));
+    await until(() => g.count === 3);
+    expect(app.loadShedding!.state()).toEqual({ inFlight: 3, queued: 9 });
+    // The exempt route never waits for them.
     expect((await app.inject('/api/health')).statusCode).toBe(200);
-    // Quiet samples clear the flag again.
-    let status = 503;
-    for (let i = 0; i < 40 && status === 503; i++) {
-      await sleep(100);
-      status = (await app.inject('/api/work')).statusCode;
+    while (order.length < 12) {
+      g.releaseAll();
+      await sleep(5);
     }
-    expect(status).toBe(200);
+    g.releaseAll();
+    const statuses = (await Promise.all(burst)).map((r) => r.statusCode);
+    expect(statuses).toEqual(Array(12).fill(200));
+    expect(order).toEqual([...Array(12).keys()]);
+    expect(app.loadShedding!.state()).toEqual({ inFlight: 0, queued: 0 });
   });
 
-  it('never sheds on delay when the rule is off (0)', async () => {
-    const app = await appWith(0);
-    await sleep(250);
-    stall(1000);
-    for (let i = 0; i < 30; i++) {
-      expect((await app.inject('/api/work')).statusCode).toBe(200);
-      await sleep(10);
+  it('refuses only arrivals while the oldest waiting one waited over maxQueueMs, and serves the next call once drained', async () => {
+    const { app, g } = await gatedApp({ maxInFlight: 2, maxQueueMs: 20 });
+    const admitted = Array.from({ length: 5 }, () => app.inject('/api/work'));
+    await until(() => g.count === 2 && app.loadShedding!.state().queued === 3);
+    await sleep(50); // the oldest waiting request is now over 20 ms old
+    const refused = await app.inject('/api/work');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toEqual({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    // The waiting ones are still served.
+    for (let i = 0; i < 100 && app.loadShedding!.state().inFlight > 0; i++) {
+      g.releaseAll();
+      await sleep(5);
     }
+    expect((await Promise.all(admitted)).map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    // Nothing latched: the next call is served.
+    expect((await app.inject('/api/quick')).statusCode).toBe(200);
+  });
+
+  it('refuses over maxQueued waiting, whatever their age', async () => {
+    const { app, g } = await gatedApp({ maxInFlight: 1, maxQueued: 2 });
+    const first = Array.from({ length: 3 }, () => app.inject('/api/work'));
+    await until(() => g.count === 1 && app.loadShedding!.state().queued === 2);
+    expect((await app.inject('/api/work')).statusCode).toBe(503);
+    for (let i = 0; i < 100 && app.loadShedding!.state().inFlight > 0; i++) {
+      g.releaseAll();
+      await sleep(5);
+    }
+    expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([200, 200, 200]);
+  });
+
+  it('drops a waiting request whose client left, without leaking its place', async () => {
+    const { app, g } = await gatedApp({ maxInFlight: 1, maxQueueMs: 60_000 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const get = (path: string) =>
+      new Promise<number>((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', () => resolve(0));
+      });
+    const a = get('/api/work?n=1');
+    await until(() => g.count === 1);
+    // b waits for a's place; then its client leaves.
+    const b = http.get({ host: '127.0.0.1', port, path: '/api/work?n=2', agent: false });
+    b.on('error', () => undefined);
+    await until(() => app.loadShedding!.state().queued === 1);
+    b.destroy();
+    await sleep(50);
+    g.releaseAll();
+    expect(await a).toBe(200);
+    await until(() => app.loadShedding!.state().inFlight === 0);
+    // b never started (before, it was started after its client left, and its place was never given back).
+    const c = get('/api/work?n=3');
+    await until(() => g.count === 1);
+    g.releaseAll();
+    expect(await c).toBe(200);
+    expect(app.loadShedding!.state()).toEqual({ inFlight: 0, queued: 0 });
   });
 });
 
@@ -77,28 +139,9 @@ describe('load shedding: a fair share of the event loop', () => {
     app = undefined;
   });
 
-  /** A bare app with only the per-turn share and the waiting bound, and one sheddable route. */
-  async function shareApp(maxPerTurn: number, maxWaiting: number) {
-    app = Fastify();
-    await app.register(loadSheddingPlugin, {
-      maxInFlight: 0,
-      maxEventLoopDelayMs: 0,
-      maxPerTurn,
-      maxWaiting,
-    });
-    app.get('/api/work', async () => ({ ok: true }));
-    await app.ready();
-    return app;
-  }
-
   it('starts at most maxPerTurn requests a turn, answers them all in order, and lets health through at once', async () => {
     app = Fastify();
-    await app.register(loadSheddingPlugin, {
-      maxInFlight: 0,
-      maxEventLoopDelayMs: 0,
-      maxPerTurn: 3,
-      maxWaiting: 100,
-    });
+    await app.register(loadSheddingPlugin, { maxInFlight: 0, maxPerTurn: 3, maxQueued: 100 });
     // The loop's turns, counted by a setImmediate chain (one step per check phase).
     let turn = 0;
     let counting = true;
@@ -137,19 +180,112 @@ describe('load shedding: a fair share of the event loop', () => {
   });
 
   it('goes quiet once nothing waits: no turn is scheduled while the server is idle', async () => {
-    await shareApp(2, 100);
+    app = Fastify();
+    await app.register(loadSheddingPlugin, { maxInFlight: 4, maxPerTurn: 2, maxQueued: 100 });
+    app.get('/api/work', async () => ({ ok: true }));
+    await app.ready();
     await Promise.all(Array.from({ length: 10 }, () => app!.inject('/api/work')));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     // A turn scheduled at every turn would keep one immediate pending for ever (and a core spinning).
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Immediate')).toEqual([]);
   });
 
   it('answers 503 with Retry-After when too many wait for a turn', async () => {
-    await shareApp(1, 5);
+    app = Fastify();
+    await app.register(loadSheddingPlugin, { maxInFlight: 0, maxPerTurn: 1, maxQueued: 5 });
+    app.get('/api/work', async () => ({ ok: true }));
+    await app.ready();
     const res = await Promise.all(Array.from({ length: 20 }, () => app!.inject('/api/work')));
     const shed = res.filter((r) => r.statusCode === 503);
     expect(shed.length).toBeGreaterThan(0);
     expect(res.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(6);
-    expect(shed[0]!.headers['retry-after']).toBe('2');
+    expect(shed[0]!.headers['retry-after']).toBe('1');
+  });
+});
+
+/**
+ * Recovery over real sockets: keep-alive clients flood a route that costs CPU on the event loop, more
+ * than it can carry; some are refused, the others served; the first call after the flood is served.
+ */
+describe('load shedding: back to serving right after a flood', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('serves a single call right after a flood that was partly refused', async () => {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, { maxInFlight: 4, maxQueueMs: 20, maxPerTurn: 4 });
+    app.get('/api/work', async () => {
+      // ~2 ms of CPU per answer, and a turn of the loop between its two halves.
+      const spin = (ms: number) => {
+        const end = performance.now() + ms;
+        while (performance.now() < end) {
+          /* busy */
+        }
+      };
+      spin(1);
+      await new Promise((r) => setImmediate(r));
+      spin(1);
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    const get = () =>
+      new Promise<number>((resolve) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/api/work', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', () => resolve(0));
+      });
+    // 40 clients, each sending its next request as soon as the last is answered: at most 30 requests
+    // each, and no longer than 3 s in all.
+    const statuses: number[] = [];
+    const stopAt = Date.now() + 3000;
+    await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        for (let i = 0; i < 30 && Date.now() < stopAt; i++) statuses.push(await get());
+      }),
+    );
+    agent.destroy();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    // Right after the flood: one call, on a new connection, is served.
+    const after = await new Promise<number>((resolve) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/work', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', () => resolve(0));
+    });
+    expect(after).toBe(200);
+    expect(app.loadShedding!.state()).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('the app: a call right after a flood of an authenticated read answers 200', async () => {
+    // A small place count and queue bound, so that the flood (inject, one process) is partly refused.
+    const t = await makeTestApp({ SHED_MAX_IN_FLIGHT: '4', SHED_MAX_QUEUE_MS: '1', SHED_MAX_QUEUED: '16' });
+    try {
+      const user = await createTestUser(t);
+      const flood = await Promise.all(
+        Array.from({ length: 200 }, () =>
+          t.app.inject({ method: 'GET', url: '/api/bots_activos_dca', headers: user.auth }),
+        ),
+      );
+      const codes = flood.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 200).length).toBeGreaterThan(0);
+      expect(codes.filter((c) => c === 503).length).toBeGreaterThan(0);
+      expect(codes.filter((c) => c !== 200 && c !== 503)).toEqual([]);
+      const after = await t.app.inject({ method: 'GET', url: '/api/bots_activos_dca', headers: user.auth });
+      expect(after.statusCode).toBe(200);
+      expect(t.app.loadShedding!.state()).toEqual({ inFlight: 0, queued: 0 });
+    } finally {
+      await t.close();
+    }
   });
 });

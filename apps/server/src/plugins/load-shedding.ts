@@ -1,5 +1,5 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type {
+  FastifyBaseLogger,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
@@ -12,59 +12,73 @@ import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: never shed (health, login, /api/me: what a person needs to see the server is there). */
+    /** false: never shed (health, readiness, login, /api/me: what a person needs to see the server is there). */
     shed?: boolean;
   }
 }
 
 export interface LoadSheddingOptions {
-  /** API requests being answered at once, above which new ones get 503 (0: no limit). */
+  /** API requests worked on at once; the next ones wait in arrival order for a free place (0: no limit). */
   maxInFlight: number;
-  /** Event-loop delay (ms, mean over the last sampling period) above which new ones get 503 (0: off). */
-  maxEventLoopDelayMs: number;
-  /** Sampling period of the event-loop delay (ms). */
-  sampleMs?: number;
+  /**
+   * A new request is refused (503) while the oldest waiting one has waited longer than this (ms; 0: no
+   * such rule). It bounds the wait of those admitted, and the time to drain the queue once a flood stops.
+   */
+  maxQueueMs?: number;
+  /** Requests waiting at once, above which new ones are refused (default 1024). */
+  maxQueued?: number;
   /**
    * Sheddable API requests that start their work in one turn of the event loop (0: no limit). The
    * others wait, in arrival order, for the next turns; see "A fair share of the event loop" below.
    */
   maxPerTurn?: number;
-  /** Requests waiting for a turn, above which new ones get 503 (default 4 × maxPerTurn, at least 256). */
-  maxWaiting?: number;
+  /** How often a summary of the refused requests is logged (ms; default 10 s). */
+  summaryMs?: number;
 }
 
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a moment.';
-/** Seconds a shed client is asked to wait. */
-export const RETRY_AFTER_S = 2;
+/** Seconds a shed client is asked to wait: the queue drains within maxQueueMs once a flood stops. */
+export const RETRY_AFTER_S = 1;
+/** The 503's body, serialized once (the refusal is the cheapest answer the server gives). */
+const BUSY_BODY = JSON.stringify({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
+
+export const SHED_DEFAULTS = { maxQueued: 1024, summaryMs: 10_000 } as const;
+
+interface Waiting {
+  request: FastifyRequest;
+  done: HookHandlerDoneFunction;
+  /** performance.now() at arrival. */
+  at: number;
+}
+
+/** Whether the client of a waiting request is gone (it is then dropped, never started). */
+const gone = (request: FastifyRequest) => request.raw.aborted || request.raw.socket?.destroyed === true;
 
 /**
- * Refuses work early instead of queueing it (issue: starvation under load). A request that would
- * make the API exceed `maxInFlight` requests in progress, or that arrives while the event loop is
- * late by more than `maxEventLoopDelayMs`, is answered at once with 503 and `Retry-After`, before its
- * body is read or any database work starts. Routes marked `config: { shed: false }` (health, login,
- * the session check) are always admitted, so they stay fast while a flood is refused. Static files
- * and the web app are not counted.
+ * Admission control of the API (issue 45 point 3: serve up to capacity, refuse only the excess).
+ *
+ * At most `maxInFlight` sheddable API requests are worked on at once; the next ones wait in arrival
+ * order and start as places free up, so the server keeps working at its capacity however many come.
+ * Only the excess is refused, at once, with 503 and `Retry-After` before its body is read or any
+ * database work starts: a request that arrives while the oldest waiting one has waited more than
+ * `maxQueueMs` (the queue then holds more than the server gets through in that time), or while
+ * `maxQueued` wait. Nothing is latched: a request is refused only for the queue as it is when it
+ * arrives, so once a flood stops the queue drains (within about `maxQueueMs`) and the next request is
+ * served. (Before issue 45 a mean event-loop delay over 500 ms refused every request for the next half
+ * second, and a full in-flight count refused every arrival at once: keep-alive clients then spun on
+ * 503s that took the event loop from the work, and the goodput fell to a fraction of the capacity.)
+ *
+ * Routes marked `config: { shed: false }` (health, readiness, login, the session check) never wait and
+ * are never refused. Static files and the web app are not counted. A refused request is not logged one
+ * by one (a flood would write as many error lines as it sends requests): a summary line is logged at
+ * warn every `summaryMs` while requests are refused.
  */
 export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadSheddingOptions) => {
-  let inFlight = 0;
-  const counted = new WeakSet<FastifyRequest>();
-  let lagging = false;
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  if (opts.maxEventLoopDelayMs > 0) {
-    histogram.enable();
-    const timer = setInterval(() => {
-      lagging = histogram.mean / 1e6 > opts.maxEventLoopDelayMs;
-      histogram.reset();
-    }, opts.sampleMs ?? 500);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      histogram.disable();
-    });
-  }
-
+  const limit = opts.maxInFlight > 0 ? opts.maxInFlight : Infinity;
+  const maxQueueMs = opts.maxQueueMs ?? 0;
+  const maxQueued = opts.maxQueued ?? SHED_DEFAULTS.maxQueued;
   // A fair share of the event loop. Keep-alive clients that send their next request as soon as the last
   // is answered (a dashboard's polls, a flood) all have a request ready at every turn of the loop, and
   // Node reads every ready socket in one turn: with 200 of them a turn runs 200 handlers before the
@@ -73,60 +87,113 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // others wait in arrival order for the next turns (released from setImmediate, after the sockets
   // were read), and exempt routes never wait. The same work is done in shorter turns: a newcomer
   // waits for one short turn instead of one long one.
-  const maxPerTurn = opts.maxPerTurn ?? 0;
-  const maxWaiting = opts.maxWaiting ?? Math.max(256, 4 * maxPerTurn);
-  const waiting: { request: FastifyRequest; done: HookHandlerDoneFunction }[] = [];
+  const perTurn = (opts.maxPerTurn ?? 0) > 0 ? opts.maxPerTurn! : Infinity;
+
+  let inFlight = 0;
+  const counted = new WeakSet<FastifyRequest>();
+  // The waiting requests: queue[head..] (a shifted prefix is cut off now and then).
+  let queue: Waiting[] = [];
+  let head = 0;
+  const queued = () => queue.length - head;
+  const shift = (): Waiting => {
+    const w = queue[head]!;
+    queue[head++] = undefined as unknown as Waiting;
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    return w;
+  };
   let startedThisTurn = 0;
   let turnScheduled = false;
-  const admit = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
+  let refused = 0;
+  let dropped = 0;
+
+  const start = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
     inFlight++;
     counted.add(request);
+    if (perTurn !== Infinity) {
+      startedThisTurn++;
+      scheduleTurn();
+    }
     done();
+  };
+  /** Starts waiting requests while there is room in this turn and a free place. */
+  const pump = () => {
+    while (queued() > 0 && inFlight < limit && startedThisTurn < perTurn) {
+      const next = shift();
+      if (gone(next.request)) {
+        dropped++;
+        continue;
+      }
+      start(next.request, next.done);
+    }
+    // Out of this turn's share: the next turn goes on. Out of places: a request's end calls again.
+    if (queued() > 0 && inFlight < limit) scheduleTurn();
   };
   const nextTurn = () => {
     turnScheduled = false;
     startedThisTurn = 0;
-    while (startedThisTurn < maxPerTurn && waiting.length > 0) {
-      startedThisTurn++;
-      const next = waiting.shift()!;
-      admit(next.request, next.done);
-    }
-    // Only while there is work: one more turn resets the count of the requests just started. An
-    // immediate scheduled at every turn would keep the loop from ever waiting for I/O: a core spent
-    // spinning while the server is idle (it was, until found by a bench process that never exited).
-    if (startedThisTurn > 0 || waiting.length > 0) scheduleTurn();
+    pump();
+    // Only while there is work (pump and start schedule the next one): an immediate scheduled at every
+    // turn would keep the loop from ever waiting for I/O: a core spent spinning while the server is idle.
   };
   const scheduleTurn = () => {
     if (turnScheduled) return;
     turnScheduled = true;
     setImmediate(nextTurn);
   };
-  const busy = (reply: FastifyReply) => {
-    reply.header('retry-after', String(RETRY_AFTER_S));
-    return reply.status(503).send({ success: false, ok: false, error: BUSY_MESSAGE, message: BUSY_MESSAGE });
-  };
 
-  // Callback style: an async hook costs a promise and a microtask turn per request (issue 18). A shed
-  // request is answered here and never calls `done`.
+  // Refused requests are counted, not logged one by one (see above).
+  const quiet: FastifyBaseLogger = app.log.child({}, { level: 'silent' });
+  const busy = (request: FastifyRequest, reply: FastifyReply) => {
+    refused++;
+    request.log = quiet;
+    return reply
+      .status(503)
+      .header('retry-after', String(RETRY_AFTER_S))
+      .type('application/json; charset=utf-8')
+      .send(BUSY_BODY);
+  };
+  const summary = setInterval(() => {
+    if (refused === 0 && dropped === 0) return;
+    app.log.warn(
+      { refused, dropped, inFlight, queued: queued() },
+      'load shedding: requests refused with 503 (the server was at capacity)',
+    );
+    refused = 0;
+    dropped = 0;
+  }, opts.summaryMs ?? SHED_DEFAULTS.summaryMs);
+  summary.unref();
+  app.addHook('onClose', async () => clearInterval(summary));
+
+  // Callback style: an async hook costs a promise and a microtask turn per request (issue 18). A refused
+  // or waiting request is not passed on here (`done` is called when it starts, or never).
   const shed: onRequestHookHandler = (request, reply, done) => {
-    if ((opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) || lagging) return void busy(reply);
-    if (maxPerTurn === 0) return admit(request, done);
-    if (waiting.length === 0 && startedThisTurn < maxPerTurn) {
-      startedThisTurn++;
-      scheduleTurn();
-      return admit(request, done);
+    if (queued() === 0 && inFlight < limit && startedThisTurn < perTurn) return start(request, done);
+    // The oldest waiting request whose client is gone says nothing about the wait: drop it first.
+    while (queued() > 0 && gone(queue[head]!.request)) {
+      shift();
+      dropped++;
     }
-    if (waiting.length >= maxWaiting) return void busy(reply);
-    waiting.push({ request, done });
-    scheduleTurn();
+    const now = performance.now();
+    if (queued() >= maxQueued || (maxQueueMs > 0 && queued() > 0 && now - queue[head]!.at > maxQueueMs))
+      return void busy(request, reply);
+    queue.push({ request, done, at: now });
+    if (inFlight < limit) scheduleTurn();
   };
   // Released once, by whichever comes first: the answer sent, or the client gone before it.
+  const release = (request: FastifyRequest) => {
+    if (!counted.delete(request)) return;
+    inFlight--;
+    if (queued() > 0) scheduleTurn();
+  };
   const onResponse: onResponseHookHandler = (request, _reply, done) => {
-    if (counted.delete(request)) inFlight--;
+    release(request);
     done();
   };
   const onRequestAbort: onRequestAbortHookHandler = (request, done) => {
-    if (counted.delete(request)) inFlight--;
+    release(request);
     done();
   };
 
@@ -135,11 +202,21 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // none reads `request.routeOptions` (a getter that builds an object on every read). With every rule
   // off, no route gets them. Registered after the auth plugin (app.ts), so that the shedding comes
   // first, before the session lookup.
-  const enabled = opts.maxInFlight > 0 || opts.maxEventLoopDelayMs > 0 || maxPerTurn > 0;
+  const enabled = limit !== Infinity || perTurn !== Infinity;
   app.addHook('onRoute', (route) => {
     if (!enabled || !route.url.startsWith('/api/') || route.config?.shed === false) return;
     route.onRequest = [shed, ...asArray(route.onRequest)];
     route.onResponse = [...asArray(route.onResponse), onResponse];
     route.onRequestAbort = [...asArray(route.onRequestAbort), onRequestAbort];
   });
+
+  /** What the shedding holds now (tests and the bench). */
+  app.decorate('loadShedding', { state: () => ({ inFlight, queued: queued() }) });
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The load shedding's current counts (plugins/load-shedding.ts). */
+    loadShedding?: { state(): { inFlight: number; queued: number } };
+  }
+}
