@@ -75,8 +75,6 @@ function prerenderLanding(): Plugin {
         body = body.slice(hints.length);
         const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
         const page = index
-          // Mantine's dark scheme for the first paint (MantineProvider sets it too, after its first render).
-          .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="dark">')
           // Hides the English, logged-out HTML from a visitor who will not see it (public/landing-gate.js).
           .replace(
             '</head>',

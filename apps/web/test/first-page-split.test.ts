@@ -6,7 +6,8 @@
  * Mantine CSS split covers every component the app uses. Then builds the app (in memory) and checks
  * the same on what the bundler made: the entry chunk and its static imports hold no module of
  * lightweight-charts, viem, zod (zod is reached in the sources through @bytx/contract and left out
- * only by tree-shaking, vite.config.ts), floating-ui, TanStack Query or the toasts' container.
+ * only by tree-shaking, vite.config.ts), floating-ui, TanStack Query, the toasts' container or any
+ * code of Mantine's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -130,6 +131,15 @@ describe('first page split', () => {
     expect(files.has(path.join(SRC, 'features/token/components/BuyTokenModal.tsx'))).toBe(false);
   });
 
+  it('draws the first page without Mantine components (shared/ui/plain.tsx)', () => {
+    const drawn = [...files]
+      .filter((f) => /\.tsx?$/.test(f) && f.startsWith(SRC))
+      .flatMap((f) => mantineComponents(f).map((c) => `${c} (${rel(f)})`));
+    expect(drawn).toEqual([]);
+    // Its stylesheets only (app/styles/shell.ts).
+    expect([...packages].filter((p) => p.startsWith('@mantine/') && !p.endsWith('.css'))).toEqual([]);
+  });
+
   it('has the CSS of every Mantine component the first page draws in the shell styles', () => {
     const shellCss = cssImported(path.join(SRC, 'app/styles/shell.ts'));
     const missing = [...files]
@@ -174,7 +184,8 @@ describe('first page split', () => {
       };
       walk(entry!.fileName);
       const modules = [...initial].flatMap((name) => Object.keys(chunks.get(name)?.modules ?? {}));
-      expect(modules.length).toBeGreaterThan(100);
+      // Sanity: React DOM, the router, i18next and our shell are there (about 100 modules).
+      expect(modules.length).toBeGreaterThan(60);
       // Modules of which some code is in the first script (the bundler lists tree-shaken ones too).
       const rendered = [...initial].flatMap((name) =>
         Object.entries(chunks.get(name)?.modules ?? {})
@@ -192,6 +203,9 @@ describe('first page split', () => {
           /node_modules\/(@floating-ui\/[^/]+|react-remove-scroll|react-transition-group)\//.test(id),
         ),
       ).toEqual([]);
+      // No Mantine code: the shell and the landing draw Mantine's markup with shared/ui/plain.tsx, and
+      // Mantine's provider comes with the pages and the header's later parts (app/mantine.tsx).
+      expect(rendered.filter((id) => /node_modules\/@mantine\/.*(?<!\.css)$/.test(id))).toEqual([]);
       // The build renders with React DOM itself (docs/web-shell.md "The runtime"), no compatibility layer.
       expect(rendered.some((id) => /node_modules\/react-dom\//.test(id))).toBe(true);
       expect(rendered.filter((id) => /node_modules\/preact\//.test(id))).toEqual([]);

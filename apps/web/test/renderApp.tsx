@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { AppMantine } from '../src/app/mantine';
 import { Providers } from '../src/app/providers';
 import { makeQueryClient } from '../src/app/query';
 import type { SessionUser } from '../src/shared/session/session';
@@ -67,9 +68,11 @@ export function renderApp(ui: ReactNode, opts: RenderAppOptions = {}) {
   );
   const result = render(
     <Providers>
-      <QueryClientProvider client={makeQueryClient()}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
+      <AppMantine>
+        <QueryClientProvider client={makeQueryClient()}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AppMantine>
     </Providers>,
   );
   /** The paths the app fetched so far, in order. */

@@ -7,12 +7,15 @@ const loadPageStyles = () => import('./styles/pages');
 /** TanStack Query and the app's client (./query.tsx), which only pages use. */
 const loadQueries = () => import('./query');
 
+/** Mantine's provider (./mantine.tsx): the shell draws without it, the pages with it. */
+const loadMantine = () => import('./mantine');
+
 /**
  * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
  * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
  * visit, and the page renders once all of them are there (Vite's preload waits for the CSS link, so
- * nothing shows unstyled), inside the Query provider (./query.tsx, also loaded then). The shell's
- * `<Suspense>` shows `PageFallback` meanwhile.
+ * nothing shows unstyled), inside Mantine's and the Query provider (./mantine.tsx, ./query.tsx, also
+ * loaded then). The shell's `<Suspense>` shows `PageFallback` meanwhile.
  */
 // `any` props: the same constraint as React.lazy's own; the page's real props come out typed.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,17 +24,20 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
   name: K,
 ): LazyExoticComponent<M[K]> {
   return lazy(async () => {
-    const [mod, { PageQueries }] = await Promise.all([
+    const [mod, { PageQueries }, { AppMantine }] = await Promise.all([
       load(),
       loadQueries(),
+      loadMantine(),
       loadPageStyles(),
       loadCatalogs(),
     ]);
     const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
     const WithQueries = (props: ComponentProps<M[K]>) => (
-      <PageQueries>
-        <Page {...props} />
-      </PageQueries>
+      <AppMantine>
+        <PageQueries>
+          <Page {...props} />
+        </PageQueries>
+      </AppMantine>
     );
     return { default: WithQueries as M[K] };
   });

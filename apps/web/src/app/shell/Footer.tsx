@@ -1,11 +1,17 @@
-import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { PlainText } from '../../shared/ui/plain';
 
 export function Footer() {
   const { t } = useTranslation();
   return (
-    <Text component="footer" ta="center" size="sm" c="dimmed" py="lg" data-testid="footer">
+    <PlainText
+      component="footer"
+      size="sm"
+      c="dimmed"
+      style={{ paddingBlock: 'var(--mantine-spacing-lg)', textAlign: 'center' }}
+      data-testid="footer"
+    >
       {t('shell.footer', { year: 2025 })}
-    </Text>
+    </PlainText>
   );
 }

@@ -1,25 +1,31 @@
-import { ActionIcon, Burger, Button, Group, Text } from '@mantine/core';
-import type { MouseEvent, ReactNode } from 'react';
+import type { ComponentType, MouseEvent, ReactNode } from 'react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../shared/session/session';
 import { useBuyTokenModal } from '../../shared/ui/BuyTokenContext';
+import { PlainActionIcon, PlainBurger, PlainButton, PlainGroup, PlainText } from '../../shared/ui/plain';
 import { Deferred } from './Deferred';
 import { LanguageSwitch } from './LanguageSwitch';
 import { LoginPageIcon } from './LoginPageIcon';
 import { canTrade, isSupport, stopIfLoggedOut } from './navGuards';
 import type { Access, NavItem } from './navItems';
 
-// The floating parts: their own chunks, asked for right after the first paint (Deferred.tsx says why).
+// The floating parts: their own chunks, asked for right after the first paint (Deferred.tsx says why),
+// each inside Mantine's provider (../mantine.tsx), which comes with the first of them.
+const inMantine = <P extends object>(load: () => Promise<ComponentType<P>>) =>
+  lazy(async () => {
+    const [Part, { AppMantine }] = await Promise.all([load(), import('../mantine')]);
+    return { default: (props: P) => <AppMantine>{<Part {...props} />}</AppMantine> };
+  });
 const controls = () => import('./HeaderControls');
-const TradeMenu = lazy(() => controls().then((m) => ({ default: m.TradeMenu })));
-const LoginPageLink = lazy(() => controls().then((m) => ({ default: m.LoginPageLink })));
-const NavDrawer = lazy(() => controls().then((m) => ({ default: m.NavDrawer })));
-const SignInDropdown = lazy(() =>
-  import('../../features/auth/components/SignInDropdown').then((m) => ({ default: m.SignInDropdown })),
+const TradeMenu = inMantine(() => controls().then((m) => m.TradeMenu));
+const LoginPageLink = inMantine(() => controls().then((m) => m.LoginPageLink));
+const NavDrawer = inMantine(() => controls().then((m) => m.NavDrawer));
+const SignInDropdown = inMantine(() =>
+  import('../../features/auth/components/SignInDropdown').then((m) => m.SignInDropdown),
 );
-const DevModal = lazy(() => import('./DevModal').then((m) => ({ default: m.DevModal })));
+const DevModal = inMantine(() => import('./DevModal').then((m) => m.DevModal));
 
 /** The header's access rules in one place: login-gated links toast, support links open the dev modal. */
 function useNavAccess() {
@@ -50,8 +56,7 @@ function NavButton({
   children?: ReactNode;
 }) {
   return (
-    <Button
-      component={Link}
+    <PlainButton
       to={item.to}
       variant="subtle"
       color="gray"
@@ -60,7 +65,7 @@ function NavButton({
       data-testid={item.testId}
     >
       {children ?? item.label}
-    </Button>
+    </PlainButton>
   );
 }
 
@@ -108,18 +113,16 @@ export function Header() {
 
   return (
     <>
-      <Group
-        h="100%"
-        px="md"
+      <PlainGroup
+        style={{ paddingInline: 'var(--mantine-spacing-md)', height: '100%' }}
         justify="space-between"
         wrap="nowrap"
         component="nav"
         aria-label={t('shell.nav.label')}
       >
-        <Group gap="xs" wrap="nowrap">
-          <Burger
+        <PlainGroup gap="xs" wrap="nowrap">
+          <PlainBurger
             hiddenFrom="lg"
-            size="sm"
             opened={drawerOpen}
             onClick={() => {
               setDrawerMounted(true);
@@ -134,16 +137,16 @@ export function Header() {
             style={{ display: 'flex', alignItems: 'center', gap: 8, textDecoration: 'none' }}
           >
             <img src="/logo.svg" alt="" width={28} height={28} />
-            <Text fw={700} c="yellow" component="span">
+            <PlainText fw={700} c="yellow" component="span">
               BYTX
-            </Text>
+            </PlainText>
           </Link>
-          <Group gap={2} wrap="nowrap" visibleFrom="lg">
+          <PlainGroup gap={2} wrap="nowrap" visibleFrom="lg">
             <Deferred
               fallback={(wake) => (
-                <Button variant="subtle" color="gray" size="compact-sm" onClick={wake}>
+                <PlainButton variant="subtle" color="gray" size="compact-sm" onClick={wake}>
                   {t('shell.nav.trade')} ▾
-                </Button>
+                </PlainButton>
               )}
             >
               {(woken) => <TradeMenu items={trade} guard={guardItem} defaultOpened={woken} />}
@@ -151,16 +154,20 @@ export function Header() {
             {main.map((item) => (
               <NavButton key={item.to} item={item} onClick={guard(item.access)} />
             ))}
-          </Group>
-        </Group>
+          </PlainGroup>
+        </PlainGroup>
 
-        <Group gap="xs" wrap="nowrap">
+        <PlainGroup gap="xs" wrap="nowrap">
           <LanguageSwitch />
-          <Button size="compact-sm" onClick={buyToken.open} data-testid="header-buy-token" visibleFrom="sm">
+          <PlainButton
+            size="compact-sm"
+            onClick={buyToken.open}
+            data-testid="header-buy-token"
+            visibleFrom="sm"
+          >
             {t('shell.buyToken')}
-          </Button>
-          <Button
-            component={Link}
+          </PlainButton>
+          <PlainButton
             to={wallet.to}
             size="compact-sm"
             variant="light"
@@ -169,20 +176,24 @@ export function Header() {
             visibleFrom="sm"
           >
             {wallet.label}
-          </Button>
+          </PlainButton>
           {user ? (
             <>
-              <Text size="xs" c="dimmed" visibleFrom="md" data-testid="header-user">
+              <PlainText size="xs" c="dimmed" visibleFrom="md" data-testid="header-user">
                 {user.email}
-              </Text>
-              <Button size="compact-sm" variant="default" onClick={onLogout} data-testid="header-logout">
+              </PlainText>
+              <PlainButton
+                size="compact-sm"
+                variant="default"
+                onClick={() => void onLogout()}
+                data-testid="header-logout"
+              >
                 {t('shell.logout')}
-              </Button>
+              </PlainButton>
             </>
           ) : (
             <>
-              <Button
-                component={Link}
+              <PlainButton
                 to="/registro"
                 size="compact-sm"
                 variant="subtle"
@@ -191,12 +202,12 @@ export function Header() {
                 visibleFrom="sm"
               >
                 {t('shell.nav.register')}
-              </Button>
+              </PlainButton>
               <Deferred
                 fallback={(wake) => (
-                  <Button size="compact-sm" variant="light" onClick={wake}>
+                  <PlainButton size="compact-sm" variant="light" onClick={wake}>
                     {t('auth.login.submit')}
-                  </Button>
+                  </PlainButton>
                 )}
               >
                 {(woken) => <SignInDropdown defaultOpened={woken} />}
@@ -204,8 +215,7 @@ export function Header() {
               <Deferred fallback={() => <LoginPageIcon />}>{() => <LoginPageLink />}</Deferred>
             </>
           )}
-          <ActionIcon
-            component={Link}
+          <PlainActionIcon
             to={settings.to}
             variant="subtle"
             color="gray"
@@ -216,9 +226,9 @@ export function Header() {
             <span aria-hidden style={{ fontSize: 18 }}>
               ⚙
             </span>
-          </ActionIcon>
-        </Group>
-      </Group>
+          </PlainActionIcon>
+        </PlainGroup>
+      </PlainGroup>
 
       {drawerMounted && (
         <Suspense fallback={null}>

@@ -1,6 +1,5 @@
-import { ActionIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { PlainActionIcon } from '../../shared/ui/plain';
 
 /**
  * The login page's icon link: the trigger of `LoginPageLink`'s tooltip (HeaderControls.tsx), and the
@@ -9,9 +8,8 @@ import { Link } from 'react-router';
 export function LoginPageIcon(props: object) {
   const { t } = useTranslation();
   return (
-    <ActionIcon
+    <PlainActionIcon
       {...props}
-      component={Link}
       to="/login"
       variant="subtle"
       color="gray"
@@ -19,6 +17,6 @@ export function LoginPageIcon(props: object) {
       data-testid="nav-login"
     >
       <span aria-hidden>↗</span>
-    </ActionIcon>
+    </PlainActionIcon>
   );
 }

@@ -1,4 +1,4 @@
-import { Loader } from '@mantine/core';
+import { PlainLoader } from '../../shared/ui/plain';
 
 /**
  * What the shell shows while a page's chunk downloads (first visit only). The room is reserved by the
@@ -7,7 +7,7 @@ import { Loader } from '@mantine/core';
 export function PageFallback() {
   return (
     <div data-testid="page-loading" style={{ display: 'flex', justifyContent: 'center', paddingTop: 32 }}>
-      <Loader size="sm" aria-label="Loading" />
+      <PlainLoader aria-label="Loading" />
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { ActionIcon, Box, Group, Text } from '@mantine/core';
 import { TICKER_ASSETS } from '@bytx/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client';
+import { PlainActionIcon, PlainGroup, PlainText } from '../../shared/ui/plain';
 import {
   formatChange,
   formatPrice,
@@ -71,16 +71,21 @@ export function TickerBar() {
     scroller.current?.scrollBy({ left: dir * TICKER_SCROLL_STEP, behavior: 'smooth' });
 
   return (
-    <Group h="100%" gap={4} px={4} wrap="nowrap" data-testid="ticker-bar">
-      <ActionIcon
+    <PlainGroup
+      gap={4}
+      wrap="nowrap"
+      style={{ paddingInline: 'calc(0.25rem * var(--mantine-scale))', height: '100%' }}
+      data-testid="ticker-bar"
+    >
+      <PlainActionIcon
         variant="subtle"
         onClick={() => scroll(-1)}
         aria-label={t('shell.ticker.left')}
         data-testid="ticker-left"
       >
         ‹
-      </ActionIcon>
-      <Box
+      </PlainActionIcon>
+      <div
         ref={scroller}
         data-testid="ticker-scroll"
         style={{
@@ -91,13 +96,18 @@ export function TickerBar() {
           scrollbarWidth: 'none',
         }}
       >
-        <Group gap="lg" wrap="nowrap" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        <PlainGroup
+          gap="lg"
+          wrap="nowrap"
+          component="ul"
+          style={{ listStyle: 'none', margin: 0, padding: 0 }}
+        >
           {TICKER_ASSETS.map((asset) => {
             const quote = prices?.[asset.id];
             const change = formatChange(quote?.usd_24h_change);
             const color = change.direction === 'down' ? 'red' : change.direction === 'up' ? 'teal' : 'dimmed';
             return (
-              <Group
+              <PlainGroup
                 key={asset.id}
                 component="li"
                 gap={6}
@@ -105,33 +115,33 @@ export function TickerBar() {
                 data-testid={`ticker-item-${asset.id}`}
                 title={asset.name}
               >
-                <Text size="sm" fw={600}>
+                <PlainText size="sm" fw={600}>
                   {asset.symbol}
-                </Text>
-                <Text size="sm" data-testid={`ticker-price-${asset.id}`}>
+                </PlainText>
+                <PlainText size="sm" data-testid={`ticker-price-${asset.id}`}>
                   {formatPrice(quote?.usd)}
-                </Text>
-                <Text
+                </PlainText>
+                <PlainText
                   size="sm"
                   c={color}
                   data-testid={`ticker-change-${asset.id}`}
                   data-direction={change.direction ?? ''}
                 >
                   {change.text}
-                </Text>
-              </Group>
+                </PlainText>
+              </PlainGroup>
             );
           })}
-        </Group>
-      </Box>
-      <ActionIcon
+        </PlainGroup>
+      </div>
+      <PlainActionIcon
         variant="subtle"
         onClick={() => scroll(1)}
         aria-label={t('shell.ticker.right')}
         data-testid="ticker-right"
       >
         ›
-      </ActionIcon>
-    </Group>
+      </PlainActionIcon>
+    </PlainGroup>
   );
 }

@@ -42,4 +42,6 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Title.css';
 // Other Mantine packages' styles come after all of @mantine/core's (Mantine's import-order rule).
 import '@mantine/notifications/styles.css';
+// What Mantine's provider would write at run time: the theme's variables, the visibleFrom classes.
+import './theme.css';
 import '../shell/layout.css';

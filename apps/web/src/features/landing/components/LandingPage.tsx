@@ -1,64 +1,64 @@
-import { Alert, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useBuyTokenModal } from '../../../shared/ui/BuyTokenContext';
+import {
+  PlainAlert,
+  PlainButton,
+  PlainCard,
+  PlainContainer,
+  PlainGrid12,
+  PlainGroup,
+  PlainStack,
+  PlainText,
+  PlainTitle,
+} from '../../../shared/ui/plain';
 
 const FEATURES = ['keys', 'fee', 'subscriptions', 'strategy'] as const;
 
 /**
  * Landing page (spec part 1 §1 and §2): hero, four feature blocks with the marketing points, the
  * in-development banner, the liquidity-buffer advice banner, the token purchase button and a forum button.
+ * Drawn with shared/ui/plain.tsx (Mantine's markup without its runtime): it is the first page.
  */
 export function LandingPage() {
   const { t } = useTranslation();
   const buyToken = useBuyTokenModal();
   return (
-    <Container size="lg" py="xl">
-      <Stack gap="xl">
-        <Stack gap="sm" align="center" ta="center" data-testid="landing-hero">
-          <Title order={1}>{t('landing.hero.title')}</Title>
-          <Text size="lg" c="dimmed" maw={720}>
+    <PlainContainer>
+      <PlainStack gap="xl">
+        <PlainStack gap="sm" align="center" style={{ textAlign: 'center' }} data-testid="landing-hero">
+          <PlainTitle order={1}>{t('landing.hero.title')}</PlainTitle>
+          <PlainText size="lg" c="dimmed" style={{ maxWidth: 'calc(45rem * var(--mantine-scale))' }}>
             {t('landing.hero.subtitle')}
-          </Text>
-          <Group justify="center" mt="sm">
-            <Button size="md" onClick={buyToken.open} data-testid="landing-buy-token">
+          </PlainText>
+          <PlainGroup justify="center" style={{ marginTop: 'var(--mantine-spacing-sm)' }}>
+            <PlainButton size="md" onClick={buyToken.open} data-testid="landing-buy-token">
               {t('landing.buyToken')}
-            </Button>
-            <Button size="md" variant="default" component={Link} to="/forum" data-testid="landing-forum">
+            </PlainButton>
+            <PlainButton size="md" variant="default" to="/forum" data-testid="landing-forum">
               {t('landing.forum')}
-            </Button>
-          </Group>
-        </Stack>
+            </PlainButton>
+          </PlainGroup>
+        </PlainStack>
 
-        <Alert
-          color="yellow"
-          variant="light"
-          title={t('landing.devBanner.title')}
-          data-testid="landing-dev-banner"
-        >
+        <PlainAlert color="yellow" title={t('landing.devBanner.title')} data-testid="landing-dev-banner">
           {t('landing.devBanner.body')}
-        </Alert>
+        </PlainAlert>
 
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <PlainGrid12>
           {FEATURES.map((key) => (
-            <Card key={key} withBorder padding="lg" data-testid={`landing-feature-${key}`}>
-              <Title order={3} size="h4" mb="xs">
+            <PlainCard key={key} data-testid={`landing-feature-${key}`}>
+              <PlainTitle order={3} size="h4" style={{ marginBottom: 'var(--mantine-spacing-xs)' }}>
                 {t(`landing.features.${key}.title`)}
-              </Title>
-              <Text size="sm">{t(`landing.features.${key}.body`)}</Text>
-            </Card>
+              </PlainTitle>
+              <PlainText size="sm">{t(`landing.features.${key}.body`)}</PlainText>
+            </PlainCard>
           ))}
-        </SimpleGrid>
+        </PlainGrid12>
 
-        <Alert
-          color="blue"
-          variant="light"
-          title={t('landing.liquidity.title')}
-          data-testid="landing-liquidity-banner"
-        >
+        <PlainAlert color="blue" title={t('landing.liquidity.title')} data-testid="landing-liquidity-banner">
           {t('landing.liquidity.body')}
-        </Alert>
-      </Stack>
-    </Container>
+        </PlainAlert>
+      </PlainStack>
+    </PlainContainer>
   );
 }
