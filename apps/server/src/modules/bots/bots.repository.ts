@@ -32,7 +32,7 @@ export {
 } from './bots.rows';
 
 /**
- * Manual orders of the spot and futures screens run as bots of this kind (modules/bots/manual): they
+ * Manual orders of the spot and futures screens run as bots of this kind (modules/trading): they
  * are not bots to the user, so the lists and counts below leave them out unless asked for them.
  */
 const notManual = ne(bots.kind, MANUAL_KIND);
