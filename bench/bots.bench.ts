@@ -38,6 +38,7 @@ import {
   type NewBotOrderRow,
 } from '../apps/server/src/modules/bots/bots.repository';
 import { dcaMarketRules } from '../apps/server/src/modules/bots/market-rules';
+import { botKinds } from '../apps/server/src/modules/bots/kinds';
 import { BotRunner, strategyIdOf, type RunnerStore } from '../apps/server/src/modules/bots/runner';
 import { GroupCommitStore } from '../apps/server/src/modules/bots/runner/group-commit';
 import { DbPaperStore, paperAccountId } from '../apps/server/src/modules/exchanges/paper-store';
@@ -276,6 +277,7 @@ async function run(a: RunArgs) {
   const sendLat: number[] = [];
   let commands = 0;
   const runner = new BotRunner({
+    kinds: botKinds,
     store,
     market: () => hub,
     venues: () => registry,

@@ -27,6 +27,7 @@ import pino from 'pino';
 import type { MarketHub, VenueRegistry } from '../apps/server/src/context';
 import type { BotRow } from '../apps/server/src/modules/bots/bots.repository';
 import { dcaMarketRules } from '../apps/server/src/modules/bots/market-rules';
+import { botKinds } from '../apps/server/src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../apps/server/src/modules/bots/runner';
 import { MemoryStore, normals, pct } from './bots.bench';
 import {
@@ -246,6 +247,7 @@ async function bots(a: BotsArgs) {
   const sendLat: number[] = [];
   let commands = 0;
   const runner = new BotRunner({
+    kinds: botKinds,
     store,
     market: () => hub,
     venues: () => registry,

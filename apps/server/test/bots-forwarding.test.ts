@@ -20,6 +20,7 @@ import type { VenueRegistry } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import { newDcaState, simulatedHub, until } from './bots.helpers';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
@@ -93,6 +94,7 @@ function scenario(make: () => Promise<World>) {
   const runner = (process: number, runnerId: string, autoRun: boolean, venue: Venue = w.paper) => {
     const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
     const r = new BotRunner({
+      kinds: botKinds,
       store: w.repos[process]!,
       market: () => simulatedHub(w.sim, EX),
       venues: () => registry,

@@ -14,6 +14,7 @@ import type { VenueRegistry } from '../src/context';
 import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner } from '../src/modules/bots/runner';
 import { GroupCommitStore } from '../src/modules/bots/runner/group-commit';
 import { DbPaperStore, paperAccountId } from '../src/modules/exchanges/paper-store';
@@ -264,6 +265,7 @@ describe('bot runner on the group-commit store and the database paper store', ()
       connectionKind: async () => 'paper',
     };
     const runner = new BotRunner({
+      kinds: botKinds,
       store,
       market: () => simulatedHub(sim, EX),
       venues: () => registry,
@@ -367,6 +369,7 @@ describe('what the runner waits for on the group-commit store', () => {
     });
     const decided: string[] = [];
     const runner = new BotRunner({
+      kinds: botKinds,
       store: new GroupCommitStore(repo, runnerDb.db),
       market: () => simulatedHub(sim, EX),
       venues: () => ({ forUser: async () => paper, connectionKind: async () => 'paper' }),

@@ -17,6 +17,7 @@ import type { VenueRegistry } from '../src/context';
 import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { BotsRepository } from '../src/modules/bots/bots.repository';
+import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 import {
   PaperPassThrough,
@@ -264,6 +265,7 @@ describe('bot runner on a paper venue and the simulated market', () => {
       connectionKind: async () => (current ? 'paper' : null),
     };
     const runner = new BotRunner({
+      kinds: botKinds,
       store: repo,
       market: hub,
       venues: () => registry,

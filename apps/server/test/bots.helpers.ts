@@ -17,6 +17,7 @@ import type { Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import type { BotsRepository } from '../src/modules/bots/bots.repository';
 import { dcaMarketRules } from '../src/modules/bots/market-rules';
+import { botKinds } from '../src/modules/bots/kinds';
 import { BotRunner, strategyIdOf } from '../src/modules/bots/runner';
 
 /** Polls `fn` every 20 ms until it gives a truthy value (returned), failing after `ms`. */
@@ -194,6 +195,7 @@ export function testRunner(opts: {
   const venue = opts.venue;
   const registry: VenueRegistry = { forUser: async () => venue, connectionKind: async () => 'paper' };
   return new BotRunner({
+    kinds: botKinds,
     ...(opts.onStep ? { onStep: opts.onStep } : {}),
     store: opts.store,
     market: opts.market,

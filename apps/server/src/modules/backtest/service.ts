@@ -3,11 +3,7 @@ import {
   BACKTEST_INTERVAL_MS,
   BACKTEST_LIMITS,
   BACKTEST_MESSAGES,
-  CLASSIC_DCA_OPTIONS,
   fillMessage,
-  gridStartBody,
-  startBotBody,
-  startBotDcaBody,
   VERBATIM_VALIDATION_MESSAGES,
   type BacktestDeleteResponse,
   type BacktestInterval,
@@ -18,15 +14,13 @@ import {
   type BacktestView,
   type BacktestChartCandle,
 } from '@bytx/contract';
-import type { BacktestResult, Candle as EngineCandle, MarketRules } from '@bytx/engine';
+import type { BacktestResult, Candle as EngineCandle } from '@bytx/engine';
 import type { z } from 'zod';
 import type { AppContext, MarketHub } from '../../context';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import { parseLooseNumber } from '../bots/bot-input';
 import type { BotsRepository } from '../bots/bots.repository';
-import { classicConfigOf, createClassicState, parseClassicStart } from '../bots/kinds/classic-dca/params';
-import { createGridDcaState, gridDcaConfigOf, parseGridDcaStart } from '../bots/kinds/grid-dca/params';
-import { createGridState, parseGridStart } from '../bots/kinds/grid/params';
+import { backtestKinds, type BacktestPlan } from '../bots/kinds';
 import type { StartParamDeps } from '../bots/start-params';
 import { UploadAdmission, type StartLimit } from './admission';
 import { alignRange, CandleStore, type CandleColumns } from './candles';
@@ -61,18 +55,11 @@ const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 /** The bot id of a backtest's state (its client order ids are `bt-<seq>`). */
 const BOT_ID = 'bt';
 
-/** What a kind's form gave: where it trades, the engine config and state, the budget it can commit. */
-interface Prepared {
-  exchange: string;
-  symbol: string;
-  rules: MarketRules;
-  config: unknown;
-  initialState: unknown;
-  defaultBudget: number;
-  /** The classic DCA seeds its trend rule with the candles before the period (exchange candles). */
-  classic: Parameters<typeof classicConfigOf>[0] | null;
-  priceStep: number;
-}
+/** What a kind's form gave (its backtest adapter's plan) and the strategy the worker runs. */
+type Prepared = BacktestPlan & { strategy: string };
+
+/** Each backtest kind's adapter, from the list of bot kinds (modules/bots/kinds/index.ts). */
+const BACKTESTS = backtestKinds();
 
 /** Where a backtest's candles come from. */
 type Source =
@@ -91,11 +78,6 @@ interface Job {
   started: Promise<void>;
   cancelled: boolean;
 }
-
-/** The Grid Bot DCA's default budget, in (N + 1) × amount (docs/backtest.md). */
-export const GRID_DCA_BUDGET_FACTOR = 5;
-
-const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
 
 /** The first issue of a start form's schema as the start call would answer it. */
 function formSchemaError(error: z.ZodError): HttpError {
@@ -200,67 +182,15 @@ export class BacktestService {
     symbol: string | undefined,
   ): Promise<Prepared> {
     const { user_id: _u, user: _v, ...form } = params;
-    const deps = this.paramDeps(userId);
-    if (kind === 'grid') {
-      const parsed = gridStartBody.safeParse({
-        ...form,
-        ...(exchange !== undefined ? { exchange } : {}),
-        ...(symbol !== undefined ? { pair: symbol } : {}),
-      });
-      if (!parsed.success) throw formSchemaError(parsed.error);
-      const p = await parseGridStart(parsed.data, deps);
-      const state = createGridState(BOT_ID, p.config);
-      const slots = p.levels.length - 1;
-      return {
-        exchange: p.exchange,
-        symbol: p.pair,
-        rules: p.config.market,
-        config: p.config,
-        initialState: state,
-        defaultBudget: ceil2(slots * p.amount * (1 + p.market.taker) * 1.01),
-        classic: null,
-        priceStep: p.market.priceStep,
-      };
-    }
+    const adapter = BACKTESTS.get(kind);
+    if (!adapter) throw badRequest(`kind must be ${[...BACKTESTS.keys()].join(', ')}`);
     const merged = {
       ...form,
       ...(exchange !== undefined ? { exchange } : {}),
-      ...(symbol !== undefined ? { symbol } : {}),
+      ...(symbol !== undefined ? { [adapter.symbolField]: symbol } : {}),
     };
-    if (kind === 'classic_dca') {
-      const parsed = startBotBody.safeParse(merged);
-      if (!parsed.success) throw formSchemaError(parsed.error);
-      const p = await parseClassicStart(parsed.data, deps);
-      const config = classicConfigOf(p);
-      const state = createClassicState(BOT_ID, config, []);
-      const smart = p.smartAveraging ? CLASSIC_DCA_OPTIONS.smartAmount * 10 : 0;
-      return {
-        exchange: p.exchange,
-        symbol: p.symbol,
-        rules: config.market,
-        config,
-        initialState: state,
-        defaultBudget: ceil2(p.amount * (p.os + 1) * 1.01 + smart),
-        classic: p,
-        priceStep: p.market.priceStep,
-      };
-    }
-    const parsed = startBotDcaBody.safeParse(merged);
-    if (!parsed.success) throw formSchemaError(parsed.error);
-    const p = await parseGridDcaStart(parsed.data, deps);
-    const config = gridDcaConfigOf(p);
-    return {
-      exchange: p.exchange,
-      symbol: p.symbol,
-      rules: config.market,
-      config,
-      initialState: createGridDcaState(BOT_ID, config),
-      // The ladder keeps N waiting buys below the price however far it falls: room for lots over a
-      // fall of about 4 × (N + 1) separations (rejections for funds are counted in the summary).
-      defaultBudget: ceil2(p.amount * (p.os + 1) * GRID_DCA_BUDGET_FACTOR * 1.01),
-      classic: null,
-      priceStep: p.market.priceStep,
-    };
+    const plan = await adapter.prepare(merged, this.paramDeps(userId), BOT_ID, formSchemaError);
+    return { ...plan, strategy: adapter.strategy.kind };
   }
 
   /** The candles' source of a request: inline, CSV, or a range of the exchange's (default: 7 days). */
@@ -422,7 +352,7 @@ export class BacktestService {
       cancelled: false,
     };
     this.jobs.set(row.id, job);
-    void this.run(job, body.kind, prepared, source, body.interval, budget, slippagePct);
+    void this.run(job, prepared, source, body.interval, budget, slippagePct);
     return { id: row.id };
   }
 
@@ -534,7 +464,6 @@ export class BacktestService {
 
   private async run(
     job: Job,
-    kind: BacktestKind,
     prepared: Prepared,
     source: Source,
     interval: BacktestInterval,
@@ -573,10 +502,10 @@ export class BacktestService {
             }),
           );
         }
-        if (prepared.classic) {
-          // The trend rule starts with the candles before the period, as a started bot's does.
+        if (prepared.warmup) {
+          // A strategy that starts from the candles before the period (the classic DCA's trend rule).
           const iv = BACKTEST_INTERVAL_MS[interval];
-          const n = CLASSIC_DCA_OPTIONS.maPeriod + 2;
+          const n = prepared.warmup.candles;
           const before = await this.candles.load(
             prepared.exchange,
             prepared.symbol,
@@ -595,7 +524,7 @@ export class BacktestService {
               c: before.close[i]!,
             });
           }
-          initialState = createClassicState(BOT_ID, classicConfigOf(prepared.classic), history);
+          initialState = prepared.warmup.initialState(history);
         }
       } else {
         candles = source.candles;
@@ -604,7 +533,7 @@ export class BacktestService {
       const iv = BACKTEST_INTERVAL_MS[interval];
       const range = { fromMs: candles.ts[0]!, toMs: candles.ts[candles.length - 1]! + iv };
       const result = await this.runWorker(job, range, {
-        kind,
+        strategy: prepared.strategy,
         config: prepared.config,
         initialState,
         market: prepared.rules,

@@ -9,20 +9,17 @@
  */
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { BACKTEST_LIMITS, type BacktestChartCandle } from '@bytx/contract';
-import {
-  classicDca,
-  gridBot,
-  gridBotDca,
-  runBacktest,
-  type BacktestResult,
-  type MarketRules,
-  type Strategy,
-} from '@bytx/engine';
+import * as engine from '@bytx/engine';
+import { runBacktest, type BacktestResult, type MarketRules, type Strategy } from '@bytx/engine';
 import type { CandleColumns } from './candle-input';
 import { parseUpload, type UploadResult } from './upload';
 
 export interface WorkerInput {
-  kind: 'grid_dca' | 'classic_dca' | 'grid';
+  /**
+   * The bot kind whose strategy runs (the backtest kind's module, modules/bots/kinds/<kind>/kind.ts):
+   * found here among the engine's strategies, so the worker loads the engine and not the server's kinds.
+   */
+  strategy: string;
   config: unknown;
   initialState: unknown;
   market: MarketRules;
@@ -54,11 +51,17 @@ export type WorkerMessage =
     }
   | { type: 'error'; message: string };
 
-const STRATEGIES: Record<WorkerInput['kind'], Strategy<unknown, unknown>> = {
-  grid_dca: gridBotDca,
-  classic_dca: classicDca,
-  grid: gridBot,
-};
+const isStrategy = (v: unknown): v is Strategy<unknown, unknown> =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { kind?: unknown }).kind === 'string' &&
+  typeof (v as { step?: unknown }).step === 'function' &&
+  typeof (v as { create?: unknown }).create === 'function';
+
+/** Every strategy the engine exports, by its kind (`bots.kind`). */
+const STRATEGIES = new Map<string, Strategy<unknown, unknown>>(
+  (Object.values(engine) as unknown[]).filter(isStrategy).map((s) => [s.kind, s]),
+);
 
 /** Progress messages at most this often (ms). */
 const PROGRESS_MS = 100;
@@ -93,8 +96,10 @@ export function chartCandles(
 export function runWorkerInput(input: WorkerInput, post: (m: WorkerMessage) => void): void {
   let lastPost = 0;
   try {
+    const strategy = STRATEGIES.get(input.strategy);
+    if (!strategy) throw new Error(`the engine has no strategy of kind '${input.strategy}'`);
     const result = runBacktest({
-      strategy: STRATEGIES[input.kind],
+      strategy,
       config: input.config,
       initialState: input.initialState,
       candles: input.candles,

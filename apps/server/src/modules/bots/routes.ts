@@ -17,13 +17,9 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { BotsRepository } from './bots.repository';
 import { BotsService } from './bots.service';
-import { arbitrageRoutes } from './kinds/arbitrage/routes';
-import { classicDcaRoutes } from './kinds/classic-dca/routes';
-import { gridDcaRoutes } from './kinds/grid-dca/routes';
-import { gridRoutes } from './kinds/grid/routes';
+import { botKindModules, kindFigures, runnerKinds, type BotKindModule } from './kinds';
 import { historyRoutes } from './history/routes';
 import { pendingRoutes } from './pending/routes';
-import { signalRoutes } from './kinds/signal/routes';
 import { BotRunner } from './runner';
 import { GroupCommitStore } from './runner/group-commit';
 import { enforcePlansOnBotStarts } from '../chain/plans.service';
@@ -47,10 +43,22 @@ export const botsModuleOf = new WeakMap<
 
 /**
  * The bots module (spec part 2 §7): one runner for every kind, the calls every kind shares, and each
- * kind's own routes (grid-dca/, classic-dca/). The runner trades leased bots when BOT_RUNNER=1;
- * an API-only process attaches a bot just for the user action it carries out.
+ * kind's own routes (kinds/<kind>/, listed in kinds/index.ts). The runner trades leased bots when
+ * BOT_RUNNER=1; an API-only process attaches a bot just for the user action it carries out.
  */
-export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) =>
+  botsModule(app, ctx, botKindModules);
+
+/**
+ * The bots module with the given kinds (the app passes kinds/index.ts's list; a test adds its own kind
+ * module to it): the runner runs their strategies, their figures fill the shared lists, their routes
+ * are registered.
+ */
+export async function botsModule(
+  app: Parameters<FastifyPluginAsyncZod>[0],
+  ctx: AppContext,
+  kinds: readonly BotKindModule[],
+): Promise<void> {
   const repo = new BotsRepository(ctx.db);
   enforcePlansOnBotStarts(ctx, repo);
   const runner = new BotRunner({
@@ -72,8 +80,10 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     // means a bot's row is rewritten every ~5 min rather than every heartbeat (docs/database.md).
     ...(ctx.database.driver === 'pglite' ? { leaseTtlMs: 10 * 60_000 } : {}),
     autoRun: ctx.config.BOT_RUNNER,
+    kinds: runnerKinds(kinds),
   });
   const bots = new BotsService(ctx, repo, runner);
+  for (const [kind, figures] of kindFigures(kinds)) bots.kinds.set(kind, figures);
   // The read cache of the polled lists (read-cache.ts): only where this process is the database's only
   // writer (the embedded one); on PostgreSQL other processes write too and every call reads through.
   if (ctx.database.driver === 'pglite') {
@@ -114,11 +124,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     );
   }
 
-  await app.register(gridDcaRoutes, { ctx, repo, runner, bots });
-  await app.register(classicDcaRoutes, { ctx, repo, runner, bots });
-  await app.register(gridRoutes, { ctx, repo, runner, bots });
-  await app.register(arbitrageRoutes, { ctx, repo, runner, bots });
-  await app.register(signalRoutes, { ctx, repo, runner, bots });
+  for (const kind of kinds) await app.register(kind.routes, { ctx, repo, runner, bots });
   await app.register(historyRoutes, { ctx, reads: repo.reads });
   await app.register(pendingRoutes, { ctx, repo, runner, bots });
 
@@ -223,4 +229,4 @@ export const botsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     { ...auth, schema: { tags, summary: 'Resume every active bot of the user', body: userOnlyBody } },
     async (req) => bots.resume(currentUser(req).id),
   );
-};
+}

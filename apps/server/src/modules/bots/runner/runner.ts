@@ -1,5 +1,4 @@
 import type { StopMode, StrategyEvent } from '@bytx/engine';
-import { botKinds } from '../kinds';
 import { BotHandle, type HandleHost } from './bot-handle';
 import { ActionForwarder } from './forwarding';
 import { ProblemWatch, type PausingProblem } from './problems';
@@ -29,7 +28,7 @@ export class BotRunner implements HandleHost {
   closed = false;
 
   constructor(readonly deps: RunnerDeps) {
-    this.kinds = deps.kinds ?? botKinds;
+    this.kinds = deps.kinds;
     this.forwarder = new ActionForwarder({
       deps,
       runsHere: (id, orAttaching) => this.bots.has(id) || (orAttaching === true && this.attaching.has(id)),

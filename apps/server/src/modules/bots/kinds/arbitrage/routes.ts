@@ -5,10 +5,9 @@ import {
   arbitrageStatusBody,
   arbitrageStopBody,
 } from '@bytx/contract';
-import { arbitrageSummary, type ArbitrageState } from '@bytx/engine';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
-import { ARBITRAGE, ArbitrageService } from './service';
+import { ArbitrageService } from './service';
 
 const tags = ['bots'];
 
@@ -19,18 +18,6 @@ const tags = ['bots'];
  */
 export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
   const arb = new ArbitrageService(ctx, repo, runner, bots);
-  bots.kinds.set(ARBITRAGE, {
-    needsPrice: false,
-    figures: (row, state, _price, now) => {
-      let pnl = Number(row.pnl) || 0;
-      try {
-        pnl = Number(arbitrageSummary(state as ArbitrageState).pnlQuote) || 0;
-      } catch {
-        // A state that cannot be read shows the stored PnL.
-      }
-      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
-    },
-  });
   const auth = { onRequest: app.authenticate };
 
   app.post(

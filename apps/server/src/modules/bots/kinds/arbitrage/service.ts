@@ -35,6 +35,7 @@ import type { BotRow, BotsRepository } from '../../bots.repository';
 import type { BotsService } from '../../bots.service';
 import { dcaMarketRules } from '../../market-rules';
 import { strategyIdOf, type BotRunner } from '../../runner';
+import { createAndLaunch } from '../create';
 
 /** `bots.kind` of the Arbitrage bot (the engine's arbitrageBot.kind). */
 export const ARBITRAGE = arbitrageBot.kind;
@@ -173,28 +174,12 @@ export class ArbitrageService {
       throw err;
     }
     const cfgJson: ArbitrageConfigJson = { monto_usdt: amount, symbol: raw, exchanges };
-    try {
-      await this.repo.insertBot(
-        {
-          id,
-          userId,
-          kind: ARBITRAGE,
-          exchange: exchanges[0],
-          symbol: raw,
-          config: cfgJson,
-          state,
-          status: 'active',
-          leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
-          leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
-        },
-        cap,
-      );
-    } catch (err) {
-      throw (
-        this.bots.uniqueViolation(err, exchanges[0], raw, 'Spot', ARBITRAGE_MESSAGES.alreadyActive) ?? err
-      );
-    }
-    await this.bots.launch(id, ARBITRAGE_MESSAGES.startFailed);
+    await createAndLaunch(
+      { ctx: this.ctx, repo: this.repo, runner: this.runner, bots: this.bots },
+      { id, userId, kind: ARBITRAGE, exchange: exchanges[0], symbol: raw, config: cfgJson, state },
+      { alreadyActive: ARBITRAGE_MESSAGES.alreadyActive, startFailed: ARBITRAGE_MESSAGES.startFailed },
+      { cap },
+    );
     return { id, message: ARBITRAGE_MESSAGES.started };
   }
 

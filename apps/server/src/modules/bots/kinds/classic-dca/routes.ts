@@ -8,35 +8,15 @@ import {
   updateTpVncBody,
   vncsActualesBody,
 } from '@bytx/contract';
-import { summarizeClassicDca, type ClassicDcaState, type VncState } from '@bytx/engine';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
-import { CLASSIC_DCA, CLASSIC_VNC, ClassicDcaService } from './service';
+import { ClassicDcaService } from './service';
 
 const tags = ['bots'];
 
 /** Classic DCA bot (`/dashboard`, the spot-bot screen; spec part 2 §7). */
 export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
   const classic = new ClassicDcaService(ctx, repo, runner, bots);
-  bots.kinds.set(CLASSIC_DCA, {
-    needsPrice: true,
-    figures: (_row, state, price, now) => {
-      const s = state as ClassicDcaState;
-      const sum = summarizeClassicDca(s, price ?? s.lastPrice ?? 0);
-      return {
-        pnl: Math.round(sum.pnl * 1e8) / 1e8,
-        ttr: sum.cycleStart === null ? 0 : Math.max(0, Math.round((now - sum.cycleStart) / 1000)),
-      };
-    },
-  });
-  bots.kinds.set(CLASSIC_VNC, {
-    needsPrice: false,
-    leftover: true,
-    figures: (row, state, _price, now) => ({
-      pnl: Number((state as VncState).realizedPnl) || 0,
-      ttr: Math.round((now - row.startedAt.getTime()) / 1000),
-    }),
-  });
   const auth = { onRequest: app.authenticate };
 
   app.get(

@@ -30,6 +30,7 @@ import type { BotsService } from '../../bots.service';
 import { venueSymbol } from '../../derivatives';
 import { dcaMarketRules } from '../../market-rules';
 import { strategyIdOf, type BotRunner } from '../../runner';
+import { createAndLaunch, insertLeased } from '../create';
 import { classicConfigOf, createClassicState, parseClassicStart } from './params';
 
 /** `bots.kind` of the classic DCA bot and of the VNC a stopped one leaves (the engine's kinds). */
@@ -191,10 +192,11 @@ export class ClassicDcaService {
       classicConfigOf(checked),
       await this.history(exchange, symbol),
     );
-    let row = await this.insert(
-      userId,
+    const row = await createAndLaunch(
+      { ctx: this.ctx, repo: this.repo, runner: this.runner, bots: this.bots },
       {
         id,
+        userId,
         kind: CLASSIC_DCA,
         exchange,
         symbol,
@@ -203,47 +205,13 @@ export class ClassicDcaService {
         config: cfgJson,
         state,
       },
-      true,
-    ).catch((err: unknown) => {
-      throw (
-        this.bots.uniqueViolation(err, exchange, symbol, apartado, CLASSIC_DCA_MESSAGES.alreadyActive) ?? err
-      );
-    });
-    const after = await this.bots.launch(id);
-    if (after) row = after;
+      { alreadyActive: CLASSIC_DCA_MESSAGES.alreadyActive, startFailed: DCA_MESSAGES.startFailed },
+    );
     const vnc = (await this.vncByPair(userId)).get(pairKey(exchange, symbol));
     return {
       bot: this.view(row, price, vnc ? summarizeVnc(this.vncState(vnc)).qty : 0),
       message: CLASSIC_DCA_MESSAGES.botStarted,
     };
-  }
-
-  /** `capped`: a bot the user starts (MAX_BOTS_PER_USER); a VNC the server creates is not. */
-  private async insert(
-    userId: string,
-    r: {
-      id: string;
-      kind: string;
-      exchange: string;
-      symbol: string;
-      marketType?: BotRow['marketType'];
-      leverage?: number;
-      config: unknown;
-      state: unknown;
-    },
-    capped = false,
-  ): Promise<BotRow> {
-    const run = this.ctx.config.BOT_RUNNER;
-    return this.repo.insertBot(
-      {
-        ...r,
-        userId,
-        status: 'active',
-        leasedBy: run ? this.runner.deps.runnerId : null,
-        leaseUntil: run ? new Date(Date.now() + 30_000) : null,
-      },
-      capped ? this.bots.startCap() : undefined,
-    );
   }
 
   /**
@@ -297,16 +265,21 @@ export class ClassicDcaService {
       params,
     );
     try {
-      await this.insert(source.userId, {
-        id,
-        kind: CLASSIC_VNC,
-        exchange: source.exchange,
-        symbol: source.symbol,
-        marketType: source.marketType,
-        leverage: source.leverage,
-        config: { tp_vnc: tpVnc, from: source.id },
-        state,
-      });
+      // A VNC the server creates is not counted by MAX_BOTS_PER_USER: no cap.
+      await insertLeased(
+        { ctx: this.ctx, repo: this.repo, runner: this.runner },
+        {
+          id,
+          userId: source.userId,
+          kind: CLASSIC_VNC,
+          exchange: source.exchange,
+          symbol: source.symbol,
+          marketType: source.marketType,
+          leverage: source.leverage,
+          config: { tp_vnc: tpVnc, from: source.id },
+          state,
+        },
+      );
     } catch (err) {
       // Another handover created the pair's VNC meanwhile: merge into it instead.
       if (!isUniqueViolation(err)) throw err;

@@ -11,20 +11,13 @@ import {
 } from '@bytx/contract';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
-import { DcaService, GRID_DCA } from './service';
+import { DcaService } from './service';
 
 const tags = ['bots'];
 
 /** Grid Bot DCA (`/bot-dca`, spec part 2 §7): its own calls; the shared ones are in ../routes.ts. */
 export const gridDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
   const dca = new DcaService(ctx, repo, runner, bots);
-  bots.kinds.set(GRID_DCA, {
-    needsPrice: false,
-    figures: (row, state, _price, now) => ({
-      pnl: Number((state as { realizedPnl?: string }).realizedPnl ?? row.pnl) || 0,
-      ttr: Math.round((now - row.startedAt.getTime()) / 1000),
-    }),
-  });
   const auth = { onRequest: app.authenticate };
 
   app.get(

@@ -14,6 +14,7 @@ import type { BotRow, BotsRepository } from '../../bots.repository';
 import type { BotsService } from '../../bots.service';
 import { parseOptionalPrice, problemText, slTpSideProblem } from '../../bot-input';
 import { strategyIdOf, type BotRunner } from '../../runner';
+import { createAndLaunch } from '../create';
 import { createGridDcaState, gridDcaConfigOf } from './params';
 
 export interface DcaBotConfigJson {
@@ -123,31 +124,21 @@ export class DcaService {
     const id = randomUUID();
     const state = createGridDcaState(strategyIdOf(id), gridDcaConfigOf(checked));
     const cfgJson: DcaBotConfigJson = { amount, tp, sep, os: osRaw, apartado, leverage, direction };
-    let row: BotRow;
-    try {
-      row = await this.repo.insertBot(
-        {
-          id,
-          userId,
-          kind: GRID_DCA,
-          exchange,
-          symbol,
-          marketType: apartado,
-          leverage,
-          config: cfgJson,
-          state,
-          status: 'active',
-          leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
-          leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
-        },
-        this.bots.startCap(),
-      );
-    } catch (err) {
-      // The partial unique indexes: a concurrent start of the same pair, or of the same derivatives market.
-      throw this.bots.uniqueViolation(err, exchange, symbol, apartado, DCA_MESSAGES.alreadyActive) ?? err;
-    }
-    const after = await this.bots.launch(id);
-    if (after) row = after;
+    const row = await createAndLaunch(
+      { ctx: this.ctx, repo: this.repo, runner: this.runner, bots: this.bots },
+      {
+        id,
+        userId,
+        kind: GRID_DCA,
+        exchange,
+        symbol,
+        marketType: apartado,
+        leverage,
+        config: cfgJson,
+        state,
+      },
+      { alreadyActive: DCA_MESSAGES.alreadyActive, startFailed: DCA_MESSAGES.startFailed },
+    );
     return { bot: this.view(row), message: DCA_MESSAGES.botStarted };
   }
   async stop(userId: string, exchange: string, symbol: string, mode: StopMode) {

@@ -6,28 +6,15 @@ import {
   gridNivelesBody,
   gridStartBody,
 } from '@bytx/contract';
-import { gridSummary, type GridState } from '@bytx/engine';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
-import { GRID, GridService } from './service';
+import { GridService } from './service';
 
 const tags = ['bots'];
 
 /** Grid Bot (`/grid-bot`, spec part 2 §7; issue 14 §3): its own calls; the shared ones are in ../routes.ts. */
 export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) => {
   const grid = new GridService(ctx, repo, runner, bots);
-  bots.kinds.set(GRID, {
-    needsPrice: false,
-    figures: (row, state, _price, now) => {
-      let pnl = Number(row.pnl) || 0;
-      try {
-        pnl = Number(gridSummary(state as GridState).pnlQuote) || 0;
-      } catch {
-        // A state that cannot be read shows the stored PnL.
-      }
-      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
-    },
-  });
   const auth = { onRequest: app.authenticate };
 
   app.post(

@@ -46,6 +46,7 @@ import {
   isEmptyField,
   parseGridStart,
 } from './params';
+import { createAndLaunch } from '../create';
 
 /** `bots.kind` of the Grid bot (the engine's gridBot.kind). */
 export const GRID = gridBot.kind;
@@ -202,30 +203,12 @@ export class GridService {
       profit_currency: profit,
       leverage: leverage,
     };
-    let row: BotRow;
-    try {
-      row = await this.repo.insertBot(
-        {
-          id,
-          userId,
-          kind: GRID,
-          exchange,
-          symbol: pair,
-          marketType: type,
-          leverage: leverage,
-          config: cfgJson,
-          state,
-          status: 'active',
-          leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
-          leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
-        },
-        cap,
-      );
-    } catch (err) {
-      throw this.bots.uniqueViolation(err, exchange, pair, type, GRID_MESSAGES.alreadyActive) ?? err;
-    }
-    const after = await this.bots.launch(id, GRID_MESSAGES.startFailedReason);
-    if (after) row = after;
+    const row = await createAndLaunch(
+      { ctx: this.ctx, repo: this.repo, runner: this.runner, bots: this.bots },
+      { id, userId, kind: GRID, exchange, symbol: pair, marketType: type, leverage, config: cfgJson, state },
+      { alreadyActive: GRID_MESSAGES.alreadyActive, startFailed: GRID_MESSAGES.startFailedReason },
+      { cap },
+    );
     return { bot: this.view(row), message: GRID_MESSAGES.started };
   }
 

@@ -6,7 +6,6 @@ import {
   signalListQuery,
   signalStopBody,
 } from '@bytx/contract';
-import { signalSummary, type SignalState } from '@bytx/engine';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,7 +15,7 @@ import type { KindPlugin } from '../../kind-plugin';
 import { SignalRepository } from './repository';
 import { convertSealedSecrets } from './secrets';
 import { SignalService } from './service';
-import { SIGNAL, SignalWebhook } from './webhook';
+import { SignalWebhook } from './webhook';
 
 const tags = ['bots'];
 
@@ -36,20 +35,6 @@ export const signalRoutes: KindPlugin = async (app, { ctx, repo, runner, bots })
   const signals = new SignalRepository(ctx.db);
   const webhook = new SignalWebhook(ctx, repo, signals, runner);
   const service = new SignalService(ctx, repo, signals, runner, bots, webhook);
-  bots.kinds.set(SIGNAL, {
-    needsPrice: true,
-    figures: (row, state, price, now) => {
-      let pnl = Number(row.pnl) || 0;
-      try {
-        const s = signalSummary(state as SignalState);
-        pnl = Number(s.pnlQuote) || 0;
-        if (price !== null && s.qty > 0) pnl += s.qty * price - s.qty * s.avgEntry;
-      } catch {
-        // A state that cannot be read shows the stored PnL.
-      }
-      return { pnl, ttr: Math.round((now - row.startedAt.getTime()) / 1000) };
-    },
-  });
 
   app.addHook('onReady', async () => {
     // Secrets still sealed (before migration 0830) become hashes before the first signal is read; the

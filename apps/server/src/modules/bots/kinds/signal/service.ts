@@ -27,6 +27,7 @@ import { strategyIdOf, type BotRunner } from '../../runner';
 import type { SignalBotRow, SignalEventRow, SignalRepository } from './repository';
 import { newSecret } from './secrets';
 import { SIGNAL, type SignalConfigJson, type SignalWebhook } from './webhook';
+import { createAndLaunch } from '../create';
 
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
@@ -195,34 +196,23 @@ export class SignalService {
     const config: SignalConfigJson = { amount, max_position: max };
     // Answered once, below; only its hash is kept.
     const { secret, hash } = newSecret();
-    let row: BotRow;
-    try {
-      row = await this.repo.insertBot(
-        {
-          id,
-          userId,
-          kind: SIGNAL,
-          exchange,
-          symbol,
-          config,
-          state,
-          status: 'active',
-          leasedBy: this.ctx.config.BOT_RUNNER ? this.runner.deps.runnerId : null,
-          leaseUntil: this.ctx.config.BOT_RUNNER ? new Date(Date.now() + 30_000) : null,
-        },
+    const row = await createAndLaunch(
+      { ctx: this.ctx, repo: this.repo, runner: this.runner, bots: this.bots },
+      { id, userId, kind: SIGNAL, exchange, symbol, config, state },
+      { alreadyActive: SIGNAL_MESSAGES.alreadyActive, startFailed: SIGNAL_MESSAGES.createFailed },
+      {
         cap,
-      );
-    } catch (err) {
-      throw this.bots.uniqueViolation(err, exchange, symbol, 'Spot', SIGNAL_MESSAGES.alreadyActive) ?? err;
-    }
-    try {
-      await this.signals.insertBot(id, hash);
-    } catch (err) {
-      await this.ctx.db.delete(botsTable).where(eq(botsTable.id, id));
-      throw err;
-    }
-    const after = await this.bots.launch(id, SIGNAL_MESSAGES.createFailed);
-    if (after) row = after;
+        // The secret's hash is stored with the bot; without it the bot is removed again.
+        afterInsert: async () => {
+          try {
+            await this.signals.insertBot(id, hash);
+          } catch (err) {
+            await this.ctx.db.delete(botsTable).where(eq(botsTable.id, id));
+            throw err;
+          }
+        },
+      },
+    );
     const bot = this.view(row, undefined, undefined, price);
     return {
       success: true,
