@@ -1,8 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import authEn from '../src/features/auth/i18n/en.json';
-import authEs from '../src/features/auth/i18n/es.json';
 import { RegisterPage } from '../src/features/auth/components/RegisterPage';
 import settingsEn from '../src/features/settings/i18n/en.json';
 import settingsEs from '../src/features/settings/i18n/es.json';
@@ -11,6 +9,8 @@ import { DeleteAccountSection } from '../src/features/settings/components/Delete
 import { SessionsSection } from '../src/features/settings/components/SessionsSection';
 import { TwoFactorSection } from '../src/features/settings/components/TwoFactorSection';
 import i18n from '../src/shared/i18n/index';
+import sessionEn from '../src/shared/session/i18n/en.json';
+import sessionEs from '../src/shared/session/i18n/es.json';
 import { json, renderApp } from './renderApp';
 
 /**
@@ -34,8 +34,8 @@ const bodyOf = (init?: RequestInit) =>
   JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown>;
 
 const texts = {
-  en: { auth: authEn, settings: settingsEn },
-  es: { auth: authEs, settings: settingsEs },
+  en: { settings: settingsEn, session: sessionEn },
+  es: { settings: settingsEs, session: sessionEs },
 } as const;
 
 afterEach(() => {
@@ -44,7 +44,7 @@ afterEach(() => {
 });
 
 describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => {
-  const { auth, settings } = texts[lang];
+  const { settings, session } = texts[lang];
   beforeEach(async () => {
     await i18n.changeLanguage(lang);
   });
@@ -74,7 +74,7 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     await u.type(screen.getByTestId('register-confirm'), 'sunshine1');
     await u.click(screen.getByTestId('register-send'));
     expect((await screen.findByTestId('register-error')).textContent).toBe(
-      auth.register.rules.password_common,
+      session.passwordRules.password_common,
     );
     expect(sent).toEqual([{ email: 'new@example.com', language: lang, password: 'sunshine1' }]);
     expect(screen.queryByTestId('register-step2')).toBeNull();
@@ -99,7 +99,7 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     await u.type(await screen.findByTestId('password-new'), 'violet.harbor');
     await u.type(screen.getByTestId('password-email-code'), '123456');
     await u.click(screen.getByTestId('password-submit'));
-    expect(await screen.findByText(auth.register.rules.password_email)).toBeTruthy();
+    expect(await screen.findByText(session.passwordRules.password_email)).toBeTruthy();
   });
 
   it('deleting the account asks for the password when the server wants it, then retries', async () => {
@@ -135,13 +135,13 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     const u = userEvent.setup();
     await u.click(await screen.findByTestId('delete-account'));
     await u.click(await screen.findByTestId('delete-confirm'));
-    expect(await screen.findByText(auth.reauth.title)).toBeTruthy();
-    expect(screen.getByText(auth.reauth.intro)).toBeTruthy();
+    expect(await screen.findByText(session.reauth.title)).toBeTruthy();
+    expect(screen.getByText(session.reauth.intro)).toBeTruthy();
     expect(screen.queryByTestId('reauth-code')).toBeNull();
 
     await u.type(screen.getByTestId('reauth-password'), 'wrong-pass');
     await u.click(screen.getByTestId('reauth-confirm'));
-    expect((await screen.findByTestId('reauth-error')).textContent).toBe(auth.reauth.wrongPassword);
+    expect((await screen.findByTestId('reauth-error')).textContent).toBe(session.reauth.wrongPassword);
     await u.clear(screen.getByTestId('reauth-password'));
     await u.type(screen.getByTestId('reauth-password'), 'my-secret-pass');
     await u.click(screen.getByTestId('reauth-confirm'));
@@ -164,8 +164,8 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     const u = userEvent.setup();
     await u.click(await screen.findByTestId('delete-account'));
     await u.click(await screen.findByTestId('delete-confirm'));
-    await screen.findByText(auth.reauth.title);
-    expect(screen.getByTestId('reauth-cancel').textContent).toBe(auth.reauth.cancel);
+    await screen.findByText(session.reauth.title);
+    expect(screen.getByTestId('reauth-cancel').textContent).toBe(session.reauth.cancel);
     await u.click(screen.getByTestId('reauth-cancel'));
     await waitFor(() => expect(screen.queryByTestId('reauth-form')).toBeNull());
     expect(deletes).toBe(1);
@@ -197,10 +197,10 @@ describe.each(['en', 'es'] as const)('account security screens (%s)', (lang) => 
     await u.click(await screen.findByTestId('2fa-disable'));
     await u.type(await screen.findByTestId('2fa-disable-code'), '123456');
     await u.click(screen.getByTestId('2fa-disable-confirm'));
-    expect(await screen.findByText(auth.reauth.introCode)).toBeTruthy();
+    expect(await screen.findByText(session.reauth.introCode)).toBeTruthy();
     await u.type(screen.getByTestId('reauth-password'), 'my-secret-pass');
     await u.click(screen.getByTestId('reauth-confirm'));
-    expect((await screen.findByTestId('reauth-error')).textContent).toBe(auth.reauth.codeRequired);
+    expect((await screen.findByTestId('reauth-error')).textContent).toBe(session.reauth.codeRequired);
     await u.type(screen.getByTestId('reauth-code'), '654321');
     await u.click(screen.getByTestId('reauth-confirm'));
     const message = await screen.findByTestId('2fa-message');

@@ -8,9 +8,8 @@ export const SUPPORT_PATHS = ['/spot', '/futuros', '/wallet'] as const;
 
 export const LOGIN_TOAST_MS = 3000;
 
-export const isSupport = (user: SessionUser | null | undefined) => user?.isSupport === true;
-/** Spot and Futures: the support accounts, or everyone when the operator set TRADING_SCREENS=all. */
-export const canTrade = (user: SessionUser | null | undefined) => user?.canTrade === true || isSupport(user);
+// Who may open the support-only and trading screens: shared, since the Spot and Futures pages ask it too.
+export { canTrade, isSupport } from '../../shared/session/access';
 
 /**
  * A login-gated link does nothing for an absent user and shows the 3-second toast. Returns true when

@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api/client';
 import { fetchPublicConfig, registerCall, sendSignupCode, serverMessage } from '../api/auth';
-import { passwordRule } from '../api/reauth';
+import { passwordRule } from '../../../shared/session/reauth';
 
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
@@ -95,7 +95,7 @@ export function RegisterPage() {
     } catch (err) {
       // A refused password (too common, the email, …) is named in the user's language.
       const rule = passwordRule(err);
-      if (rule) fail(t(`auth.register.rules.${rule}`));
+      if (rule) fail(t(`session.passwordRules.${rule}`));
       else if (err instanceof ApiError) fail(t('auth.register.sendFailed'), serverMessage(err));
       else fail(t('auth.register.connection'));
     } finally {
@@ -116,7 +116,7 @@ export function RegisterPage() {
     } catch (err) {
       const rule = passwordRule(err);
       fail(
-        rule ? t(`auth.register.rules.${rule}`) : (serverMessage(err) ?? t('auth.register.registerFailed')),
+        rule ? t(`session.passwordRules.${rule}`) : (serverMessage(err) ?? t('auth.register.registerFailed')),
       );
     } finally {
       setBusy(false);

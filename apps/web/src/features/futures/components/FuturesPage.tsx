@@ -1,7 +1,7 @@
 import { Alert, Button, Container, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { canTrade } from '../../../app/shell/navGuards';
+import { canTrade } from '../../../shared/session/access';
 import { useSession } from '../../../shared/session/session';
 import { TradingScreen } from '../../../shared/trading/TradingScreen';
 import { renderFuturesExtras } from './FuturesExtras';

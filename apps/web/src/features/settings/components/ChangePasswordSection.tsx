@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../shared/session/session';
-import { passwordRule } from '../../auth/api/reauth';
+import { passwordRule } from '../../../shared/session/reauth';
 import { changePassword, sendPasswordCode, serverError } from '../api/account';
 
 const TOAST_MS = 4000;
@@ -57,7 +57,7 @@ export function ChangePasswordSection() {
       // A refused new password (too common, the email, …) is named in the user's language.
       const rule = passwordRule(err);
       toast(
-        rule ? t(`auth.register.rules.${rule}`) : `❌ ${serverError(err) ?? t('settings.password.failed')}`,
+        rule ? t(`session.passwordRules.${rule}`) : `❌ ${serverError(err) ?? t('settings.password.failed')}`,
         false,
       );
     } finally {

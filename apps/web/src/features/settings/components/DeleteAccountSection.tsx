@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, STORAGE } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
-import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
+import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { deleteAccount, serverError } from '../api/account';
 
 /**

@@ -17,7 +17,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
-import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
+import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { check2fa, disable2fa, enable2fa, generate2fa, serverError } from '../api/account';
 
 type Note = { color: 'green' | 'red' | 'yellow'; text: string; detail?: string | null };

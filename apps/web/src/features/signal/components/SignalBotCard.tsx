@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
-import { ReauthCancelled, useReauth } from '../../auth/components/useReauth';
+import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { signalApi, signalTemplate, type SignalBotView } from '../api/signal';
 import { CopyButton } from './CopyButton';
 import { serverText } from './serverText';

@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../shared/api/client';
-import { errorCode, reauthCall } from '../api/reauth';
+import { ApiError } from '../api/client';
+import { errorCode, reauthCall } from './reauth';
 
 export interface ReauthModalProps {
   opened: boolean;
@@ -32,9 +32,9 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    if (!password) return setError(t('auth.reauth.required'));
+    if (!password) return setError(t('session.reauth.required'));
     const trimmed = code.replace(/\s+/g, '');
-    if (needsCode && !/^\d{6}$/.test(trimmed)) return setError(t('auth.reauth.codeRequired'));
+    if (needsCode && !/^\d{6}$/.test(trimmed)) return setError(t('session.reauth.codeRequired'));
     setBusy(true);
     try {
       await reauthCall(password, needsCode ? trimmed : undefined);
@@ -48,15 +48,15 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
   };
 
   const describe = (err: unknown): string => {
-    if (!(err instanceof ApiError)) return t('auth.reauth.network');
+    if (!(err instanceof ApiError)) return t('session.reauth.network');
     const code = errorCode(err);
-    if (code === 'wrong_password') return t('auth.reauth.wrongPassword');
-    if (code === 'twofa_code_needed') return t('auth.reauth.codeRequired');
+    if (code === 'wrong_password') return t('session.reauth.wrongPassword');
+    if (code === 'twofa_code_needed') return t('session.reauth.codeRequired');
     if (err.status === 429) {
       const seconds = Number((err.body as { retryAfter?: unknown } | undefined)?.retryAfter);
-      if (Number.isFinite(seconds) && seconds > 0) return t('auth.reauth.tooMany', { seconds });
+      if (Number.isFinite(seconds) && seconds > 0) return t('session.reauth.tooMany', { seconds });
     }
-    return t('auth.reauth.failed', { error: err.message });
+    return t('session.reauth.failed', { error: err.message });
   };
 
   return (
@@ -66,13 +66,13 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
         reset();
         onCancel();
       }}
-      title={t('auth.reauth.title')}
+      title={t('session.reauth.title')}
     >
       <form onSubmit={(e) => void submit(e)} data-testid="reauth-form" noValidate>
         <Stack gap="xs">
-          <Text size="sm">{needsCode ? t('auth.reauth.introCode') : t('auth.reauth.intro')}</Text>
+          <Text size="sm">{needsCode ? t('session.reauth.introCode') : t('session.reauth.intro')}</Text>
           <PasswordInput
-            label={t('auth.reauth.password')}
+            label={t('session.reauth.password')}
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
             autoComplete="current-password"
@@ -81,7 +81,7 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
           />
           {needsCode && (
             <TextInput
-              label={t('auth.reauth.code')}
+              label={t('session.reauth.code')}
               value={code}
               onChange={(e) => setCode(e.currentTarget.value)}
               inputMode="numeric"
@@ -104,10 +104,10 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
               }}
               data-testid="reauth-cancel"
             >
-              {t('auth.reauth.cancel')}
+              {t('session.reauth.cancel')}
             </Button>
             <Button type="submit" loading={busy} data-testid="reauth-confirm">
-              {t('auth.reauth.confirm')}
+              {t('session.reauth.confirm')}
             </Button>
           </Group>
         </Stack>

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useSession } from '../../../shared/session/session';
-import { isReauthRequired } from '../api/reauth';
+import { useSession } from './session';
+import { isReauthRequired } from './reauth';
 import { ReauthModal } from './ReauthModal';
 
 /** Thrown by `run` when the user closes the password dialog: the caller shows nothing. */

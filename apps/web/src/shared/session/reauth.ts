@@ -1,5 +1,5 @@
 import { REAUTH_REQUIRED_CODE } from '@bytx/contract';
-import { api, ApiError } from '../../../shared/api/client';
+import { api, ApiError } from '../api/client';
 
 /**
  * Re-authentication (docs/accounts.md, "Re-authentication"): calls that cannot be undone answer 403
@@ -22,7 +22,7 @@ export function errorCode(err: unknown): string | null {
 export const isReauthRequired = (err: unknown) =>
   err instanceof ApiError && err.status === 403 && errorCode(err) === REAUTH_REQUIRED_CODE;
 
-/** The password rules the server names by `error_code` (translated under auth.register.rules). */
+/** The password rules the server names by `error_code` (translated under session.passwordRules). */
 export const PASSWORD_RULE_CODES = [
   'password_length',
   'password_spaces',
