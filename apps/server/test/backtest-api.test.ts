@@ -125,11 +125,11 @@ describe('backtests on the simulated market (issue 19)', () => {
   afterAll(async () => t?.close());
 
   it('runs the Grid Bot DCA to done: the entry, a ladder fill and two take profits', async () => {
-    const bt = await run(alice, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES, slippage_pct: 0 });
+    const bt = await run(alice, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES, slippage_pct: 0 });
     expect(bt).toMatchObject({
       status: 'done',
       progress: 1,
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       exchange: EX,
       symbol: SYM,
       source: 'inline',
@@ -172,9 +172,15 @@ describe('backtests on the simulated market (issue 19)', () => {
     expect(bt.truncated).toEqual({ trades: false, fills: false });
   });
 
+  it("accepts a kind's id from before issue 39 (grid_dca), read as its id", async () => {
+    const bt = await run(alice, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES, slippage_pct: 0 });
+    expect(bt).toMatchObject({ status: 'done', kind: 'grid-dca' });
+    expect(bt.summary).toMatchObject({ closedTrades: 2, candles: 4, fills: 4 });
+  });
+
   it('runs the classic DCA to done: the base order, a safety fill and the take profit', async () => {
     const bt = await run(alice, {
-      kind: 'classic_dca',
+      kind: 'classic-dca',
       params: CLASSIC_FORM,
       candles: SERIES,
       slippage_pct: 0,
@@ -238,7 +244,7 @@ describe('backtests on the simulated market (issue 19)', () => {
     ];
     for (const [over, message] of dcaCases) {
       const form = { ...DCA_FORM, ...over };
-      const bt = await post(alice, { kind: 'grid_dca', params: form, candles: SERIES });
+      const bt = await post(alice, { kind: 'grid-dca', params: form, candles: SERIES });
       const start = await call(alice, 'POST', '/api/start_bot_dca', form);
       expect(bt.status, JSON.stringify(over)).toBe(400);
       expect(start.status, JSON.stringify(over)).toBe(400);
@@ -253,7 +259,7 @@ describe('backtests on the simulated market (issue 19)', () => {
     ];
     for (const [over, message] of classicCases) {
       const form = { ...CLASSIC_FORM, ...over };
-      const bt = await post(alice, { kind: 'classic_dca', params: form, candles: SERIES });
+      const bt = await post(alice, { kind: 'classic-dca', params: form, candles: SERIES });
       const start = await call(alice, 'POST', '/api/start_bot', form);
       expect([bt.status, start.status], JSON.stringify(over)).toEqual([400, 400]);
       expect(bt.body.error).toBe(message);
@@ -281,7 +287,7 @@ describe('backtests on the simulated market (issue 19)', () => {
     }
     // Spot only: a derivatives form is refused with a clear message (its start would trade it).
     for (const [kind, params] of [
-      ['grid_dca', { ...DCA_FORM, apartado: 'Perpetual' }],
+      ['grid-dca', { ...DCA_FORM, apartado: 'Perpetual' }],
       ['grid', { ...GRID_FORM, marketType: 'perpetual' }],
     ] as const) {
       const r = await post(alice, { kind, params, candles: SERIES });
@@ -292,44 +298,44 @@ describe('backtests on the simulated market (issue 19)', () => {
     const own: [Json, number, string | RegExp][] = [
       [{ kind: 'martingale', params: DCA_FORM, candles: SERIES }, 400, /kind must be/],
       [
-        { kind: 'grid_dca', params: DCA_FORM, candles: [[0, '100', 100, 100, 100], SERIES[1]] },
+        { kind: 'grid-dca', params: DCA_FORM, candles: [[0, '100', 100, 100, 100], SERIES[1]] },
         400,
         /candles\.0: each candle must be \[ts_ms, open, high, low, close, volume\?\]/,
       ],
       [
-        { kind: 'grid_dca', params: { ...DCA_FORM, apartado: 'Nope' }, candles: SERIES },
+        { kind: 'grid-dca', params: { ...DCA_FORM, apartado: 'Nope' }, candles: SERIES },
         400,
         /params\.apartado/,
       ],
       [
-        { kind: 'grid_dca', params: DCA_FORM, candles: SERIES, period: '7d' },
+        { kind: 'grid-dca', params: DCA_FORM, candles: SERIES, period: '7d' },
         400,
         BACKTEST_MESSAGES.oneSource,
       ],
-      [{ kind: 'grid_dca', params: DCA_FORM, candles: [SERIES[0]] }, 400, BACKTEST_MESSAGES.tooFewCandles],
+      [{ kind: 'grid-dca', params: DCA_FORM, candles: [SERIES[0]] }, 400, BACKTEST_MESSAGES.tooFewCandles],
       [
-        { kind: 'grid_dca', params: DCA_FORM, candles: [SERIES[0], [MIN, 100, 99, 98, 100]] },
+        { kind: 'grid-dca', params: DCA_FORM, candles: [SERIES[0], [MIN, 100, 99, 98, 100]] },
         400,
         'Candle 1 is not valid: it must be [ts_ms, open, high, low, close, volume?] with prices > 0, low ≤ open, close ≤ high, and times ascending.',
       ],
       [
-        { kind: 'grid_dca', params: DCA_FORM, candles: [SERIES[1], SERIES[0]] },
+        { kind: 'grid-dca', params: DCA_FORM, candles: [SERIES[1], SERIES[0]] },
         400,
         /^Candle 1 is not valid/,
       ],
       [
-        { kind: 'grid_dca', params: DCA_FORM, candles: SERIES, budget: '-5' },
+        { kind: 'grid-dca', params: DCA_FORM, candles: SERIES, budget: '-5' },
         400,
         BACKTEST_MESSAGES.badBudget,
       ],
       [
-        { kind: 'grid_dca', params: DCA_FORM, from: 'yesterday' },
+        { kind: 'grid-dca', params: DCA_FORM, from: 'yesterday' },
         400,
         'from must be a time in ms or an ISO date.',
       ],
       [
         {
-          kind: 'grid_dca',
+          kind: 'grid-dca',
           params: DCA_FORM,
           from: Date.now() - 3 * 86_400_000,
           to: Date.now() - 4 * 86_400_000,
@@ -338,7 +344,7 @@ describe('backtests on the simulated market (issue 19)', () => {
         BACKTEST_MESSAGES.badRange,
       ],
       [
-        { kind: 'grid_dca', params: DCA_FORM, interval: '1m', from: Date.now() - 800 * 86_400_000 },
+        { kind: 'grid-dca', params: DCA_FORM, interval: '1m', from: Date.now() - 800 * 86_400_000 },
         400,
         /^The period has \d+ 1m candles; at most 600000 are allowed/,
       ],
@@ -350,10 +356,10 @@ describe('backtests on the simulated market (issue 19)', () => {
       else expect(r.body.error).toMatch(message);
     }
     expect(await service()['repo'].count()).toBe(before);
-    expect((await call(null, 'POST', '/api/backtest', { kind: 'grid_dca', params: DCA_FORM })).status).toBe(
+    expect((await call(null, 'POST', '/api/backtest', { kind: 'grid-dca', params: DCA_FORM })).status).toBe(
       401,
     );
-    expect((await post(alice, { kind: 'grid_dca', params: DCA_FORM, user_id: bob.email })).status).toBe(403);
+    expect((await post(alice, { kind: 'grid-dca', params: DCA_FORM, user_id: bob.email })).status).toBe(403);
     // Nothing was started by the comparisons either.
     expect(await rows(`SELECT id FROM bots`)).toEqual([]);
   });
@@ -363,14 +369,14 @@ describe('backtests on the simulated market (issue 19)', () => {
       'time,open,high,low,close,volume',
       ...SERIES.map(([ts, o, h, l, c]) => `${ts / 1000},${o},${h},${l},${c},12.5`),
     ].join('\n');
-    const a = await run(bob, { kind: 'grid_dca', params: DCA_FORM, csv, slippage_pct: 0 });
+    const a = await run(bob, { kind: 'grid-dca', params: DCA_FORM, csv, slippage_pct: 0 });
     expect(a).toMatchObject({ status: 'done', source: 'csv', from: 0, to: 4 * MIN });
     expect(a.summary.closedTrades).toBe(2);
     near(a.summary.realizedPnl, 0.31959984);
     // No header, ISO times, semicolons, a blank line and CRLF line ends.
     const iso = SERIES.map(([ts, o, h, l, c]) => `${new Date(ts).toISOString()};${o};${h};${l};${c}`);
     const b = await run(bob, {
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       params: DCA_FORM,
       csv: `${iso.slice(0, 2).join('\r\n')}\r\n\r\n${iso.slice(2).join('\r\n')}\r\n`,
       slippage_pct: 0,
@@ -399,7 +405,7 @@ describe('backtests on the simulated market (issue 19)', () => {
       ['x'.repeat(8 * 1024 * 1024 + 1), BACKTEST_MESSAGES.csvTooLarge],
     ];
     for (const [text, message] of bad) {
-      const r = await post(bob, { kind: 'grid_dca', params: DCA_FORM, csv: text });
+      const r = await post(bob, { kind: 'grid-dca', params: DCA_FORM, csv: text });
       expect(r.status, text.slice(0, 80)).toBe(400);
       if (typeof message === 'string') expect(r.body.error).toBe(message);
       else expect(r.body.error).toMatch(message);
@@ -413,7 +419,7 @@ describe('backtests on the simulated market (issue 19)', () => {
       const up = i % 2 === 0;
       long.push([i * MIN, up ? 97 : 103, 103.5, 96.5, up ? 103 : 97]);
     }
-    const first = await post(carol, { kind: 'grid_dca', params: DCA_FORM, candles: long });
+    const first = await post(carol, { kind: 'grid-dca', params: DCA_FORM, candles: long });
     expect(first.status).toBe(202);
     const id = first.body.id as string;
     await until(
@@ -421,7 +427,7 @@ describe('backtests on the simulated market (issue 19)', () => {
       30_000,
     );
     // One running backtest per user.
-    const second = await post(carol, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES });
+    const second = await post(carol, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES });
     expect(second.status).toBe(409);
     expect(second.body.error).toBe(BACKTEST_MESSAGES.alreadyRunning);
     // Another user's backtest does not exist for bob.
@@ -443,7 +449,7 @@ describe('backtests on the simulated market (issue 19)', () => {
     expect(after.body.status).toBe('cancelled');
     expect(after.body.summary).toBeUndefined();
     // The slot is free again; a finished backtest is deleted by DELETE.
-    const next = await run(carol, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES });
+    const next = await run(carol, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES });
     expect(next.status).toBe('done');
     const list = (await call(carol, 'GET', '/api/backtest')).body.backtests as Json[];
     expect(list.map((b) => [b.id, b.status])).toEqual([
@@ -457,7 +463,7 @@ describe('backtests on the simulated market (issue 19)', () => {
   });
 
   it('backtests a period of the simulated market’s own history, generated once and cached', async () => {
-    const body = { kind: 'grid_dca', params: DCA_FORM, period: '7d', interval: '1h' };
+    const body = { kind: 'grid-dca', params: DCA_FORM, period: '7d', interval: '1h' };
     await setPrice(SYM, 100_000);
     const a = await run(bob, { ...body, params: { ...DCA_FORM, amount: '20' } });
     expect(a.status, a.error).toBe('done');
@@ -482,7 +488,7 @@ describe('backtests on the simulated market (issue 19)', () => {
     // The classic DCA's trend rule is seeded with the candles before the period (72 more cached).
     const c = await run(bob, {
       ...body,
-      kind: 'classic_dca',
+      kind: 'classic-dca',
       params: { ...CLASSIC_FORM, trend_filter: true },
     });
     expect(c.status, c.error).toBe('done');
@@ -500,7 +506,7 @@ describe('backtests on the simulated market (issue 19)', () => {
   it('gives the same fills as a live Grid Bot DCA on the paper market driven along the same path', async () => {
     // The paper market fills a market buy at the book's ask: price + 0.01 % (one tick at 100), so the
     // backtest uses that slippage.
-    const bt = await run(alice, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES, slippage_pct: 0.01 });
+    const bt = await run(alice, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES, slippage_pct: 0.01 });
     expect(bt.status).toBe('done');
     // The same bot started on the paper account at the first open, then the path of every candle.
     await setPrice(SYM, SERIES[0]![1]);
@@ -537,7 +543,7 @@ describe('backtests on the simulated market (issue 19)', () => {
   });
 
   it('keeps results 24 h: after that they are gone (clock moved), and the sweep deletes them', async () => {
-    const bt = await run(bob, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES });
+    const bt = await run(bob, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES });
     expect(bt.status).toBe('done');
     const s = service();
     const realNow = s.now;
@@ -564,7 +570,7 @@ describe('backtests on the simulated market (issue 19)', () => {
         [u.id, 30 - i],
       );
     }
-    const bt = await run(u, { kind: 'grid_dca', params: DCA_FORM, candles: SERIES });
+    const bt = await run(u, { kind: 'grid-dca', params: DCA_FORM, candles: SERIES });
     expect(bt.status).toBe('done');
     const list = (await call(u, 'GET', '/api/backtest')).body.backtests as Json[];
     expect(list).toHaveLength(20);
@@ -582,7 +588,7 @@ describe('a backtest running at a restart', () => {
       const u = await createTestUser(a);
       await database.sql.query(
         `INSERT INTO backtests (user_id, kind, exchange, symbol, interval, source, params, slippage_pct, budget, status, progress)
-         VALUES ($1, 'grid_dca', 'binance', 'BTC/USDT', '1m', 'inline', '{}', 0.05, 100, 'running', 0.4)`,
+         VALUES ($1, 'grid-dca', 'binance', 'BTC/USDT', '1m', 'inline', '{}', 0.05, 100, 'running', 0.4)`,
         [u.id],
       );
       await a.close();
@@ -685,7 +691,7 @@ describe('backtests on live candles (MARKET_DATA=live, ccxt fetch mocked)', () =
   it('fetches the range page by page through fetchOHLCV, caches it, and fetches it once for every user', async () => {
     const to = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
     const from = to - 90 * 24 * HOUR;
-    const body = { kind: 'grid_dca', params: DCA_FORM, interval: '1h', from, to: new Date(to).toISOString() };
+    const body = { kind: 'grid-dca', params: DCA_FORM, interval: '1h', from, to: new Date(to).toISOString() };
     const a = await run(alice, body);
     expect(a.status, a.error).toBe('done');
     expect(a).toMatchObject({ source: 'exchange', from, to, interval: '1h' });
@@ -743,7 +749,7 @@ describe.skipIf(!PG_URL)('backtests on PostgreSQL', () => {
   };
 
   it('caches the simulated history, runs, and fails a backtest whose process stopped reporting', async () => {
-    const body = { kind: 'grid_dca', params: DCA_FORM, period: '7d', interval: '1h' };
+    const body = { kind: 'grid-dca', params: DCA_FORM, period: '7d', interval: '1h' };
     const a = await run(body);
     expect(a.status, a.error).toBe('done');
     const cached = await database.sql.query(

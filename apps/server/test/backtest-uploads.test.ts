@@ -47,7 +47,7 @@ function bigBody(bad?: number): string {
         ? `[${i * MIN},100.25,101.5,99.75,99.5,1.2345]`
         : `[${i * MIN},${up ? '97.25' : '103.25'},103.5,96.75,${up ? '103.25' : '97.25'},1.2345]`;
   }
-  return `{"kind":"grid_dca","params":${JSON.stringify(DCA_FORM)},"candles":[${rows.join(',')}]}`;
+  return `{"kind":"grid-dca","params":${JSON.stringify(DCA_FORM)},"candles":[${rows.join(',')}]}`;
 }
 
 describe('backtest uploads off the event loop (issue 37 point 3)', () => {
@@ -116,7 +116,7 @@ describe('backtest uploads off the event loop (issue 37 point 3)', () => {
     // Her upload is answered: a third one is still a 409 (her backtest is queued or running), unread.
     const third = await postRaw(
       alice,
-      JSON.stringify({ kind: 'grid_dca', params: DCA_FORM, candles: SERIES }),
+      JSON.stringify({ kind: 'grid-dca', params: DCA_FORM, candles: SERIES }),
     );
     expect(third.statusCode).toBe(409);
     expect(service().pool.submitted.parse).toBe(parsesBefore);
@@ -124,7 +124,7 @@ describe('backtest uploads off the event loop (issue 37 point 3)', () => {
     // Bob's small backtest starts and ends while alice's big one runs: a pool, one user's share.
     await until(async () => (await status(alice, bigId)).status === 'running', 30_000);
     const small = await call(bob, 'POST', '/api/backtest', {
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       params: DCA_FORM,
       candles: SERIES,
     });
@@ -155,28 +155,28 @@ describe('backtest uploads off the event loop (issue 37 point 3)', () => {
     );
     const cases: [string, number, string | RegExp][] = [
       ['{"kind":', 400, 'Invalid request: the body is not valid JSON'],
-      ['{"__proto__":{"x":1},"kind":"grid_dca"}', 400, 'Invalid request: the body is not valid JSON'],
+      ['{"__proto__":{"x":1},"kind":"grid-dca"}', 400, 'Invalid request: the body is not valid JSON'],
       [
         JSON.stringify({
-          kind: 'grid_dca',
+          kind: 'grid-dca',
           params: { ...DCA_FORM, symbol: 'BTC\u0001/USDT' },
           candles: SERIES,
         }),
         400,
         /^Invalid request: body\.params\.symbol contains a control character/,
       ],
-      [JSON.stringify({ kind: 'grid_dca', params: DCA_FORM, user_id: alice.email }), 403, /user_id/],
-      ['', 400, /^Invalid request: kind: kind must be grid_dca, classic_dca or grid/],
+      [JSON.stringify({ kind: 'grid-dca', params: DCA_FORM, user_id: alice.email }), 403, /user_id/],
+      ['', 400, /^Invalid request: kind: kind must be grid-dca, classic-dca or grid/],
       ['[]', 400, /^Invalid request: /],
       [
-        JSON.stringify({ kind: 'grid_dca', params: { ...DCA_FORM, tp: '0.3' }, candles: [SERIES[0]] }),
+        JSON.stringify({ kind: 'grid-dca', params: { ...DCA_FORM, tp: '0.3' }, candles: [SERIES[0]] }),
         400,
         // The form's own check comes before the candles', as before.
         DCA_MESSAGES.minPct,
       ],
       [
         JSON.stringify({
-          kind: 'grid_dca',
+          kind: 'grid-dca',
           params: DCA_FORM,
           csv: 'ts,open,high,low,close\n0,100,100,100,100\n',
         }),

@@ -23,7 +23,7 @@ async function startAtOnce(database: Database, n: number, max: number) {
       repo.insertBot(
         {
           userId: user!.id,
-          kind: 'dca',
+          kind: 'grid-dca',
           exchange: 'binance',
           symbol: `C${i}/USDT`,
           config: {},

@@ -154,7 +154,7 @@ describe('classic DCA bot calls (/dashboard) on a paper account', () => {
     });
     expect(dcas.body.dcas).toEqual([{ symbol: SYM, exchange: EX, dca: expect.closeTo(avg, 4) }]);
     const pnls = await call(alice, 'POST', '/api/pnls_actuales', { user_id: alice.email });
-    const mine = (pnls.body.pnls as Json[]).find((p) => p.kind === 'classic_dca')!;
+    const mine = (pnls.body.pnls as Json[]).find((p) => p.kind === 'classic-dca')!;
     // Unrealized at 98,900: 0.00201 × 98,900 − 200.210008999 = −1.421008999 (no cycle closed yet).
     expect(mine.pnl).toBeCloseTo(-1.421008999, 6);
     expect(mine.ttr).toBeGreaterThanOrEqual(0);
@@ -224,10 +224,14 @@ describe('classic DCA bot calls (/dashboard) on a paper account', () => {
     expect(row.pnl_net).toBeGreaterThan(0);
     expect(h.total_pnl).toBeCloseTo(row.pnl_net, 8);
     await until(async () => ((await bots(alice)).length === 0 ? true : null));
-    const closed = await call(alice, 'GET', '/api/historial?kind=classic_dca');
+    const closed = await call(alice, 'GET', '/api/historial?kind=classic-dca');
     expect(closed.body.historial).toEqual([
       expect.objectContaining({ exchange: EX, symbol: SYM, amount: 100, tp: 1, os: 2, r: false, r_os: true }),
     ]);
+    // The id before issue 39 is still accepted, read as the new one.
+    expect((await call(alice, 'GET', '/api/historial?kind=classic_dca')).body.historial).toEqual(
+      closed.body.historial,
+    );
     expect(closed.body.historial[0].pnl).toBeCloseTo(row.pnl_net, 8);
     // The Grid Bot DCA's history modal does not list it.
     expect((await call(alice, 'GET', '/api/historial')).body.historial).toEqual([]);

@@ -281,9 +281,11 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
     try {
       const q = (text: string, params?: unknown[]) => database.sql.query(text, params);
       const bots = await q(`SELECT id, user_id, kind, state, status, market_type FROM bots`);
-      expect(bots.filter((b) => b.kind === 'dca')).toHaveLength(USERS + SHORT_USERS);
-      expect(bots.filter((b) => b.kind === 'dca' && b.market_type === 'Perpetual')).toHaveLength(SHORT_USERS);
-      expect(bots.filter((b) => b.kind === 'classic_dca')).toHaveLength(CLASSIC_USERS);
+      expect(bots.filter((b) => b.kind === 'grid-dca')).toHaveLength(USERS + SHORT_USERS);
+      expect(bots.filter((b) => b.kind === 'grid-dca' && b.market_type === 'Perpetual')).toHaveLength(
+        SHORT_USERS,
+      );
+      expect(bots.filter((b) => b.kind === 'classic-dca')).toHaveLength(CLASSIC_USERS);
       expect(bots.filter((b) => b.kind === 'grid')).toHaveLength(GRID_USERS);
       const problems: string[] = [];
       for (const bot of bots) {
@@ -368,7 +370,7 @@ describe('bot runner crash safety (SIGKILL while trading, restart, reconcile)', 
         }
         // What the strategy holds: the Grid Bot DCA's open lots, the classic DCA's position.
         const held =
-          bot.kind === 'dca'
+          bot.kind === 'grid-dca'
             ? (state.lots ?? []).reduce((s, l) => s + l.qty, 0)
             : bot.kind === 'grid'
               ? gridSummary(bot.state as GridState).baseHeld

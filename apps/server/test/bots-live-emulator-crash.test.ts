@@ -34,7 +34,7 @@ describe('live Binance (emulated) under faults and SIGKILL', () => {
       expect(r.kills).toBeGreaterThanOrEqual(KILLS);
       expect(r.exchangeFilled, 'the bots traded').toBeGreaterThan(0);
       // Every kind placed orders on the emulated live account (arbitrage: its Binance leg).
-      for (const kind of ['dca', 'classic_dca', 'grid', 'signal', 'arbitrage', 'manual'])
+      for (const kind of ['grid-dca', 'classic-dca', 'grid', 'signal', 'arbitrage', 'manual'])
         expect(r.journalByKind[kind] ?? 0, kind).toBeGreaterThan(0);
       expect(r.problems).toEqual([]);
       // A restart takes 5 s on an idle 2-core machine and up to 15 s at load average 18.

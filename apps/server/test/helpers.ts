@@ -152,7 +152,7 @@ export const DASHBOARD_CALLS: readonly [string, string, Record<string, never>?][
   ['POST', '/api/pnls_actuales', {}],
   ['GET', '/api/dca/pending_orders'],
   ['GET', '/api/bots_activos'],
-  ['GET', '/api/historial?kind=classic_dca'],
+  ['GET', '/api/historial?kind=classic-dca'],
   ['POST', '/api/vncs_actuales', {}],
   ['POST', '/api/dcas_actuales', {}],
   ['GET', '/api/dca/pending_orders?status=all&per_page=200'],

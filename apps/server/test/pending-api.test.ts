@@ -99,7 +99,7 @@ describe('pending orders and their actions on a paper account', () => {
     // 20 USDT at ≈ 100,000: qty = the entry order's fill; entry = its average fill price.
     expect(lot).toMatchObject({
       bot_id: botId,
-      kind: 'dca',
+      kind: 'grid-dca',
       exchange: EX,
       symbol: SYM,
       quote: 'USDT',
@@ -280,7 +280,7 @@ describe('pending orders and their actions on a paper account', () => {
     // Completed rows: listed with status=all/completed, with their result and the Completed PnL.
     const done = await list(alice, '&status=completed');
     const row = (done.orders as Json[]).find((o) => o.id === lot!.id)!;
-    expect(row).toMatchObject({ status: 'completed', bot_id: botId, kind: 'dca' });
+    expect(row).toMatchObject({ status: 'completed', bot_id: botId, kind: 'grid-dca' });
     expect(row.result).toBeCloseTo(Number(sale.pnl_net), 8);
     expect(done.summary.completed_pnl).toBeCloseTo(
       (done.orders as Json[]).reduce((s, o) => s + (o.result as number), 0),
@@ -380,7 +380,7 @@ describe('pending orders and their actions on a paper account', () => {
       trend_filter: false,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const pos = await until(async () => (await open(bob)).find((o) => o.kind === 'classic_dca'));
+    const pos = await until(async () => (await open(bob)).find((o) => o.kind === 'classic-dca'));
     expect(pos.id).toMatch(/-c1$/);
     expect(pos.amount_quote).toBeCloseTo(20, 0);
     // Alice cannot touch it, and does not see it.
@@ -401,7 +401,7 @@ describe('pending orders and their actions on a paper account', () => {
     const done = await until(async () =>
       ((await list(bob, '&status=completed')).orders as Json[]).find((o) => o.id === pos.id),
     );
-    expect(done).toMatchObject({ status: 'completed', kind: 'classic_dca' });
+    expect(done).toMatchObject({ status: 'completed', kind: 'classic-dca' });
     expect(done.qty).toBeCloseTo(grown.qty, 10);
     // r off: the cycle sold by the user ends the bot.
     const active = (await call(bob, 'GET', '/api/bots_activos')).body.bots as Json[];

@@ -165,7 +165,7 @@ describe('read cache of the bot lists', () => {
       (await call(bob, 'POST', '/api/precios_actuales', {})).body as { symbol: string; price: number }[];
     const pnl = async () => {
       const r = await call(bob, 'POST', '/api/pnls_actuales', {});
-      return (r.body.pnls as Json[]).find((p) => p.kind !== 'grid_dca' && p.symbol === 'BTC/USDT')!.pnl;
+      return (r.body.pnls as Json[]).find((p) => p.kind !== 'grid-dca' && p.symbol === 'BTC/USDT')!.pnl;
     };
     expect((await prices()).find((p) => p.symbol === 'BTC/USDT')?.price).toBe(100_000);
     const p1 = await pnl();

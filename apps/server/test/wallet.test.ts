@@ -136,7 +136,7 @@ describe('wallet API', () => {
     // A running bot on the account: 409 with a clear message, balances untouched.
     const [bot] = await q<{ id: string }>(
       `INSERT INTO bots (user_id, kind, exchange, symbol, config, state, status)
-       VALUES ($1, 'dca', 'binance', 'ETH/USDT', '{}'::jsonb, '{}'::jsonb, 'active') RETURNING id`,
+       VALUES ($1, 'grid-dca', 'binance', 'ETH/USDT', '{}'::jsonb, '{}'::jsonb, 'active') RETURNING id`,
       [user.id],
     );
     const busy = await post('/api/wallet/reset', { exchange: 'binance' });

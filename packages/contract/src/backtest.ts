@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userIdField } from './common';
+import { kindIdOf } from './kinds';
 
 /**
  * Backtest calls (issue 19, docs/backtest.md): a start form's exact params run over past candles by the
@@ -13,8 +14,11 @@ import { userIdField } from './common';
  * The summary, trades, fills and equity keep the engine's field names (`runBacktest`, camelCase).
  */
 
-export const BACKTEST_KINDS = ['grid_dca', 'classic_dca', 'grid'] as const;
+/** The kinds a backtest runs, by their kind ids (contract kinds.ts). */
+export const BACKTEST_KINDS = ['grid-dca', 'classic-dca', 'grid'] as const;
 export type BacktestKind = (typeof BACKTEST_KINDS)[number];
+/** The backtest kinds' ids before issue 39, still accepted in a request (read as the new ones). */
+export const LEGACY_BACKTEST_KINDS = ['grid_dca', 'classic_dca'] as const;
 export const BACKTEST_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type BacktestInterval = (typeof BACKTEST_INTERVALS)[number];
 export const BACKTEST_INTERVAL_MS: Record<BacktestInterval, number> = {
@@ -90,7 +94,11 @@ export const backtestCandleSchema = z.custom<number[]>(
 
 export const backtestStartBody = z.object({
   user_id: userIdField,
-  kind: z.enum(BACKTEST_KINDS, { error: 'kind must be grid_dca, classic_dca or grid' }),
+  kind: z
+    .enum([...BACKTEST_KINDS, ...LEGACY_BACKTEST_KINDS], {
+      error: 'kind must be grid-dca, classic-dca or grid',
+    })
+    .transform((k): BacktestKind => kindIdOf(k)),
   /** Exactly what the kind's start form sends to its start call (its own checks and messages apply). */
   params: z
     .record(z.string().max(64), z.unknown())

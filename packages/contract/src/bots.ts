@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MARKET_TYPES } from './catalog';
 import { textField, userIdField } from './common';
 import { asciiTrim, LIMITS } from './input';
+import { kindIdOf } from './kinds';
 
 /**
  * Grid Bot DCA calls (spec part 2 §7). Numeric form fields are accepted as numbers or strings
@@ -243,7 +244,13 @@ export interface BotEventView {
   params: Record<string, unknown>;
 }
 
-/** GET /api/historial: the bot history modal of one screen (`dca`: /bot-dca, `classic_dca`: /dashboard). */
+/**
+ * GET /api/historial: the bot history modal of one screen (`grid-dca`: /bot-dca, `classic-dca`:
+ * /dashboard). The ids before issue 39 (`dca`, `classic_dca`) are still accepted, read as the new ones.
+ */
 export const historialQuery = z.object({
-  kind: z.enum(['dca', 'classic_dca']).default('dca'),
+  kind: z
+    .enum(['grid-dca', 'classic-dca', 'dca', 'classic_dca'])
+    .default('grid-dca')
+    .transform((k) => kindIdOf(k)),
 });

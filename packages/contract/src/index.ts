@@ -8,6 +8,7 @@ export * from './market';
 export * from './exchanges';
 export * from './wallet';
 export * from './accounts';
+export * from './kinds';
 export * from './bots';
 export * from './classic-dca';
 export * from './pending';

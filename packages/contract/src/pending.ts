@@ -100,7 +100,7 @@ export const autoFundToggleBody = z.object({ user_id: userIdField, id: pendingId
 export interface PendingOrderView {
   id: string;
   bot_id: string;
-  /** The bot's kind ('dca' Grid Bot DCA, 'classic_dca'). */
+  /** The bot's kind id ('grid-dca' Grid Bot DCA, 'classic-dca'; contract kinds.ts). */
   kind: string;
   created_at: string;
   exchange: string;

@@ -1,5 +1,5 @@
 /**
- * Classic DCA bot (kind 'classic_dca') as a pure, deterministic state machine. See
+ * Classic DCA bot (kind 'classic-dca') as a pure, deterministic state machine. See
  * docs/bots/classic-dca.md.
  *
  * One cycle: a market base order of A quote (once the trend filter allows it), then `os` safety limit
@@ -1375,9 +1375,9 @@ export function noteQuietTickClassicDca(s: ClassicDcaState, price: number, ts: n
   }
 }
 
-/** The classic DCA bot as a `Strategy` (bots.kind 'classic_dca'). */
+/** The classic DCA bot as a `Strategy` (bots.kind 'classic-dca'). */
 export const classicDca: Strategy<ClassicDcaState, ClassicDcaConfig> = {
-  kind: 'classic_dca',
+  kind: 'classic-dca',
   create: (botId, config) => createClassicDca(botId, config),
   step: stepClassicDca,
   samePersisted: samePersistedClassicDca,

@@ -1,5 +1,5 @@
 /**
- * VNC (kind 'classic_vnc'): a base quantity a classic DCA bot left on the account when it stopped keeping
+ * VNC (kind 'classic-vnc'): a base quantity a classic DCA bot left on the account when it stopped keeping
  * its assets, sold at its own take profit: one limit sell of the whole quantity at
  * cost / qty × (1 + tpVncPct / 100) (cost = quote spent including fees).
  *
@@ -406,9 +406,9 @@ export function vncQuietBand(s: VncState): QuietBand | null {
   return null;
 }
 
-/** The VNC as a `Strategy` (bots.kind 'classic_vnc'). Its create takes the first residual in the config. */
+/** The VNC as a `Strategy` (bots.kind 'classic-vnc'). Its create takes the first residual in the config. */
 export const classicVnc: Strategy<VncState, VncConfig & { first: VncFirst }> = {
-  kind: 'classic_vnc',
+  kind: 'classic-vnc',
   create: (botId, config) => createVnc(botId, config, config.first),
   step: stepVnc,
   samePersisted: samePersistedVnc,

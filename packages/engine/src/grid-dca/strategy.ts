@@ -1216,9 +1216,9 @@ function finishStop(cx: Cx, reason: StopReason): void {
   cx.cmds.push({ type: 'stopped', reason });
 }
 
-/** The Grid Bot DCA as a `Strategy` (bots.kind 'dca'). */
+/** The Grid Bot DCA as a `Strategy` (bots.kind 'grid-dca'). */
 export const gridBotDca: Strategy<DcaState, DcaConfig> = {
-  kind: 'dca',
+  kind: 'grid-dca',
   create: createDcaBot,
   step: stepDca,
   samePersisted: samePersistedDca,

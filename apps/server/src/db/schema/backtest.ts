@@ -21,6 +21,7 @@ export const backtests = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The backtest kind's id (contract BACKTEST_KINDS; CHECK from migration 0890). */
     kind: text('kind').notNull(),
     exchange: text('exchange').notNull(),
     symbol: text('symbol').notNull(),

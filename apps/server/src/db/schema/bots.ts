@@ -18,7 +18,7 @@ import { users } from './core';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { mode: 'string' });
 
-/** One bot per row; `kind` names its strategy (modules/bots/kinds.ts), `state` is that strategy's state, persisted after every event. */
+/** One bot per row; `kind` is its kind's id (contract kinds.ts; migration 0890), `state` is that strategy's state, persisted after every event. */
 export const bots = pgTable(
   'bots',
   {
@@ -26,7 +26,7 @@ export const bots = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull().default('dca'),
+    kind: text('kind').notNull().default('grid-dca'),
     exchange: text('exchange').notNull(),
     /** The user's pair (BTC/USDT); the exchange's symbol is marketSymbol(symbol, marketType). */
     symbol: text('symbol').notNull(),
