@@ -83,6 +83,8 @@ export async function botsModule(
     kinds: runnerKinds(kinds),
   });
   const bots = new BotsService(ctx, repo, runner);
+  // The calls below go to the service of their concern; the kinds get the whole BotsService.
+  const { lifecycle, checks, settings, views } = bots;
   for (const [kind, figures] of kindFigures(kinds)) bots.kinds.set(kind, figures);
   // The read cache of the polled lists (read-cache.ts): only where this process is the database's only
   // writer (the embedded one); on PostgreSQL other processes write too and every call reads through.
@@ -91,9 +93,9 @@ export async function botsModule(
     app.addHook('onClose', async () => repo.reads.close());
   }
   // First: bots cancel their orders while the user's venues are still open (exchanges closes them after).
-  ctx.hooks.beforeUserDelete.unshift((userId) => bots.stopAllForUser(userId));
+  ctx.hooks.beforeUserDelete.unshift((userId) => lifecycle.stopAllForUser(userId));
   // Before a connection is removed or its venue replaced: its bots stop (cancel_only) on the open venue.
-  ctx.hooks.beforeConnectionChange.push((userId, exchange) => bots.stopForConnection(userId, exchange));
+  ctx.hooks.beforeConnectionChange.push((userId, exchange) => lifecycle.stopForConnection(userId, exchange));
   // A live key re-checked (daily, on resume): its bots pause when it was revoked or can withdraw.
   ctx.hooks.afterKeyCheck?.push(keyCheckHandler(repo, runner, ctx.log));
 
@@ -145,7 +147,7 @@ export async function botsModule(
       const userId = currentUser(req).id;
       return bots.reads.send(reply, userId, `historial|${req.query.kind}`, {}, async () => ({
         success: true,
-        historial: await bots.closed(userId, req.query.kind),
+        historial: await views.closed(userId, req.query.kind),
       }));
     },
   );
@@ -153,7 +155,7 @@ export async function botsModule(
   app.post(
     '/api/min_cost',
     { ...auth, schema: { tags, summary: 'Minimum order cost of a pair', body: minCostBody } },
-    async (req) => bots.minCost(req.body.exchange, req.body.symbol),
+    async (req) => checks.minCost(req.body.exchange, req.body.symbol),
   );
 
   app.get(
@@ -164,7 +166,7 @@ export async function botsModule(
     },
     async (req) => ({
       success: true,
-      events: await bots.events(currentUser(req).id, req.params.id, req.query.limit),
+      events: await views.events(currentUser(req).id, req.params.id, req.query.limit),
     }),
   );
 
@@ -172,7 +174,7 @@ export async function botsModule(
     '/api/set_leverage',
     { ...auth, schema: { tags, summary: 'Leverage per exchange and symbol', body: setLeverageBody } },
     async (req) =>
-      bots.setLeverage(currentUser(req).id, req.body.exchange, req.body.symbol, req.body.leverage),
+      settings.setLeverage(currentUser(req).id, req.body.exchange, req.body.symbol, req.body.leverage),
   );
 
   app.get(
@@ -181,19 +183,19 @@ export async function botsModule(
       ...auth,
       schema: { tags, summary: 'The stored leverage of a pair (1 when none)', querystring: getLeverageQuery },
     },
-    async (req) => bots.leverage(currentUser(req).id, req.query.exchange, req.query.symbol),
+    async (req) => settings.leverage(currentUser(req).id, req.query.exchange, req.query.symbol),
   );
 
   app.post(
     '/api/apartado_usuario',
     { ...auth, schema: { tags, summary: 'Save the market type (apartado)', body: apartadoBody } },
-    async (req) => bots.setApartado(currentUser(req).id, req.body.apartado),
+    async (req) => settings.setApartado(currentUser(req).id, req.body.apartado),
   );
 
   app.get(
     '/api/apartado_usuario',
     { ...auth, schema: { tags, summary: 'The saved market type', querystring: botsActivosQuery } },
-    async (req) => ({ success: true, apartado: await bots.apartado(currentUser(req).id) }),
+    async (req) => ({ success: true, apartado: await settings.apartado(currentUser(req).id) }),
   );
 
   app.post(
@@ -202,7 +204,7 @@ export async function botsModule(
     // Cached until a write to the user's bots or a tick of one of the pairs (read-cache.ts).
     async (req, reply) => {
       const userId = currentUser(req).id;
-      return bots.reads.send(reply, userId, 'precios_actuales', { prices: true }, () => bots.prices(userId));
+      return bots.reads.send(reply, userId, 'precios_actuales', { prices: true }, () => views.prices(userId));
     },
   );
 
@@ -219,7 +221,7 @@ export async function botsModule(
       const userId = currentUser(req).id;
       const key = `pnls_actuales|${keyOf(req.body.bots ?? null)}`;
       return bots.reads.send(reply, userId, key, { timed: true, prices: true }, () =>
-        bots.pnls(userId, req.body.bots),
+        views.pnls(userId, req.body.bots),
       );
     },
   );
@@ -227,6 +229,6 @@ export async function botsModule(
   app.post(
     '/api/reanudar_bots_activos',
     { ...auth, schema: { tags, summary: 'Resume every active bot of the user', body: userOnlyBody } },
-    async (req) => bots.resume(currentUser(req).id),
+    async (req) => lifecycle.resume(currentUser(req).id),
   );
 }
