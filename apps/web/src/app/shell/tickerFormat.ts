@@ -11,10 +11,18 @@ export const TICKER_SCROLL_STEP = 200;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/**
+ * `toLocaleString('en-US', …)`'s format, made once: `toLocaleString` with options builds a new
+ * Intl.NumberFormat on every call, and the bar's 16 prices took about 140 ms of the first page's main
+ * thread that way (Chromium, busy 2-core machine; issue 39).
+ */
+let priceFormat: Intl.NumberFormat | null = null;
+
 /** Price with at most 4 decimals (spec part 1 §9); missing data is a dash. */
 export function formatPrice(usd: number | null | undefined): string {
   if (!isNum(usd)) return DASH;
-  return `$${usd.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 4 })}`;
+  priceFormat ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
+  return `$${priceFormat.format(usd)}`;
 }
 
 export interface ChangeDisplay {

@@ -89,10 +89,15 @@ export function useDebouncedSlTp<B extends SlTpBot>(
   const tRef = useRef(t);
   tRef.current = t;
   const [now, setNow] = useState(() => Date.now());
+  // The clock ticks only while a countdown runs: a tick re-renders the whole bot screen (its form,
+  // list and dialogs), and a screen with nothing counting down stays idle (issue 39: /bot-dca's
+  // main-thread work, Lighthouse's TBT).
+  const counting = Object.values(edits).some((e) => e.slEditedAt !== null || e.tpEditedAt !== null);
   useEffect(() => {
+    if (!counting) return;
     const tick = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(tick);
-  }, []);
+  }, [counting]);
 
   /**
    * Sends the fields of bot `id` that `due` picks (and are valid), clearing their countdown first so
@@ -149,15 +154,16 @@ export function useDebouncedSlTp<B extends SlTpBot>(
   }, [flush]);
   const editOf = (b: B) => edits[b.id] ?? emptyEdit(b);
   const onEdit = (b: B, field: SlTpField, value: string) => {
+    // The clock may have stood still (no countdown): the new one starts from the present, the same
+    // instant as the edit, so it shows the full 30 s.
+    const at = Date.now();
+    setNow(at);
     setEdits((prev) => {
       const cur = prev[b.id] ?? emptyEdit(b);
       const v = commaToDot(value);
       return {
         ...prev,
-        [b.id]:
-          field === 'sl'
-            ? { ...cur, sl: v, slEditedAt: Date.now() }
-            : { ...cur, tpPlus: v, tpEditedAt: Date.now() },
+        [b.id]: field === 'sl' ? { ...cur, sl: v, slEditedAt: at } : { ...cur, tpPlus: v, tpEditedAt: at },
       };
     });
   };
