@@ -64,7 +64,7 @@ const base: BacktestView = {
   id: ID,
   status: 'running',
   progress: 0,
-  kind: 'grid_dca',
+  kind: 'grid-dca',
   exchange: 'binance',
   symbol: 'BTC/USDT',
   interval: '1m',
@@ -166,7 +166,7 @@ const done: BacktestView = {
 function open(onStart?: (p: Record<string, unknown>) => void, getParams = () => PARAMS) {
   renderApp(
     <BacktestButton
-      kind="grid_dca"
+      kind="grid-dca"
       getParams={getParams}
       exchange="binance"
       symbol="BTC/USDT"
@@ -200,7 +200,7 @@ describe('BacktestDialog', () => {
     await waitFor(() => expect(calls.start).toHaveBeenCalledTimes(1));
     const first = calls.start.mock.calls[0]![0] as Record<string, unknown>;
     expect(first).toEqual({
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       params: PARAMS,
       exchange: 'binance',
       symbol: 'BTC/USDT',

@@ -111,7 +111,7 @@ describe('the Backtest button on the start forms', () => {
     await waitFor(() => expect(starts).toHaveLength(1));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       exchange: 'binance',
       symbol: 'BTC/USDT',
       interval: '1m',
@@ -145,7 +145,7 @@ describe('the Backtest button on the start forms', () => {
     setValue(screen.getByTestId('dash-form-tpvnc'), '2');
     await backtestThenStart();
     await waitFor(() => expect(starts).toHaveLength(1));
-    expect(sent[0]).toMatchObject({ kind: 'classic_dca', exchange: 'binance', symbol: 'ETH/USDT' });
+    expect(sent[0]).toMatchObject({ kind: 'classic-dca', exchange: 'binance', symbol: 'ETH/USDT' });
     expect(sent[0]!.params).toEqual(starts[0]);
     expect(starts[0]).toMatchObject({ symbol: 'ETH/USDT', r: true, tp_vnc: 2 });
   });

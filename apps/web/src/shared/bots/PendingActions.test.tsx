@@ -17,7 +17,7 @@ const bot = { id: 'bot-1', exchange: 'binance', symbol: 'BTC/USDT' };
 const lot = (id: string, over: Partial<PendingOrderView> = {}): PendingOrderView => ({
   id,
   bot_id: 'bot-1',
-  kind: 'dca',
+  kind: 'grid-dca',
   created_at: '2025-01-01T00:00:00Z',
   exchange: 'binance',
   symbol: 'BTC/USDT',

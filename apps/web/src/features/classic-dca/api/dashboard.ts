@@ -45,7 +45,7 @@ export const dashboardApi = {
     api<{ success: boolean; bots: ClassicBotView[] }>('/api/bots_activos', { query: { user_id } }),
   closedBots: () =>
     api<{ success: boolean; historial: ClosedClassicBot[] }>('/api/historial', {
-      query: { kind: 'classic_dca' },
+      query: { kind: 'classic-dca' },
     }),
   start: (input: StartClassicInput) =>
     api<{ success: boolean; message: string; bot?: ClassicBotView; error?: string }>('/api/start_bot', {

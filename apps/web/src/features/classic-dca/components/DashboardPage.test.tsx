@@ -62,8 +62,8 @@ function responses(activeBots: ClassicBotView[] = [], over: Record<string, Handl
       json({
         success: true,
         pnls: [
-          { exchange: 'binance', symbol: 'ETH/USDT', kind: 'classic_dca', pnl: -1.25, ttr: 3725 },
-          { exchange: 'binance', symbol: 'ETH/USDT', kind: 'grid_dca', pnl: 7, ttr: 1 },
+          { exchange: 'binance', symbol: 'ETH/USDT', kind: 'classic-dca', pnl: -1.25, ttr: 3725 },
+          { exchange: 'binance', symbol: 'ETH/USDT', kind: 'grid-dca', pnl: 7, ttr: 1 },
         ],
         total_pnl: 5.75,
       }),
@@ -442,7 +442,7 @@ describe('DashboardPage (classic DCA)', () => {
     const url = fetchMock.mock.calls
       .map(([input]) => new URL(String(input instanceof Request ? input.url : input)))
       .find((u) => u.pathname === '/api/historial')!;
-    expect(url.searchParams.get('kind')).toBe('classic_dca');
+    expect(url.searchParams.get('kind')).toBe('classic-dca');
   });
 
   it('pauses polling while a dialog is open', async () => {

@@ -122,7 +122,7 @@ export function DashboardPage() {
     const same = (x: { exchange: string; symbol: string }) =>
       x.exchange === b.exchange && x.symbol === b.symbol;
     const dca = dcasQ.data?.dcas?.find(same);
-    const pnl = pnlsQ.data?.pnls?.find((p) => same(p) && (p.kind === undefined || p.kind === 'classic_dca'));
+    const pnl = pnlsQ.data?.pnls?.find((p) => same(p) && (p.kind === undefined || p.kind === 'classic-dca'));
     const vnc = vncsQ.data?.vncs?.find(same) ?? vncsAllQ.data?.vncs?.find(same);
     const price = Array.isArray(pricesQ.data) ? pricesQ.data.find(same)?.price : undefined;
     return {
@@ -272,7 +272,7 @@ export function DashboardPage() {
   if (!user) return <NoSession checking={checking} />;
 
   const classicPnls = (pnlsQ.data?.pnls ?? []).filter(
-    (p) => p.kind === undefined || p.kind === 'classic_dca',
+    (p) => p.kind === undefined || p.kind === 'classic-dca',
   );
   const totalPnl = pnlsQ.data
     ? classicPnls.length === (pnlsQ.data.pnls ?? []).length
@@ -332,7 +332,7 @@ export function DashboardPage() {
             onStart={() => void startBot()}
             beside={
               <BacktestButton
-                kind="classic_dca"
+                kind="classic-dca"
                 getParams={() => ({ ...startInput(form.pair.trim().toUpperCase()) })}
                 exchange={exchange}
                 symbol={form.pair.trim().toUpperCase()}

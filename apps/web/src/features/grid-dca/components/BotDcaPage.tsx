@@ -232,7 +232,7 @@ export function BotDcaPage() {
             onStart={() => void startBot()}
             beside={
               <BacktestButton
-                kind="grid_dca"
+                kind="grid-dca"
                 getParams={() => ({ ...startInput(pair.trim().toUpperCase()) })}
                 exchange={exchange}
                 symbol={pair.trim().toUpperCase()}

@@ -13,7 +13,7 @@ type Handler = (url: URL, init?: RequestInit) => Response | Promise<Response>;
 
 const order = (over: Partial<PendingOrderView> & { id: string }): PendingOrderView => ({
   bot_id: 'bot-1',
-  kind: 'dca',
+  kind: 'grid-dca',
   created_at: '2025-01-01T00:00:00Z',
   exchange: 'binance',
   symbol: 'BTC/USDT',
