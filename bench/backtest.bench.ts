@@ -311,11 +311,11 @@ export async function uploadSection(): Promise<BenchSection> {
       const up = i % 2 === 0;
       rows[i] = `[${i * MIN},${up ? '97.25' : '103.25'},103.5,96.75,${up ? '103.25' : '97.25'},1.2345]`;
     }
-    return Buffer.from(`{"kind":"grid_dca","params":${JSON.stringify(form)},"candles":[${rows.join(',')}]}`);
+    return Buffer.from(`{"kind":"grid-dca","params":${JSON.stringify(form)},"candles":[${rows.join(',')}]}`);
   })();
   const small = Buffer.from(
     JSON.stringify({
-      kind: 'grid_dca',
+      kind: 'grid-dca',
       params: form,
       candles: [
         [0, 100, 100, 100, 100],

@@ -334,7 +334,7 @@ async function run(a: RunArgs) {
     rows.push({
       id,
       userId,
-      kind: 'dca',
+      kind: 'grid-dca',
       exchange: EX,
       symbol,
       marketType: 'Spot',

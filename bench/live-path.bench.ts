@@ -322,7 +322,7 @@ async function bots(a: BotsArgs) {
     const row: BotRow = {
       id,
       userId,
-      kind: 'dca',
+      kind: 'grid-dca',
       exchange: EX,
       symbol,
       marketType: 'Spot',
