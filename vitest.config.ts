@@ -16,7 +16,8 @@ export default defineConfig({
       {
         test: {
           name: 'packages',
-          include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          // scripts/: the lint rules' own tests (scripts/eslint).
+          include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
         },
       },

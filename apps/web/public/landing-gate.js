@@ -6,6 +6,6 @@ try {
   if (localStorage.getItem('lang') === 'es' || localStorage.getItem('user')) {
     document.documentElement.classList.add('bytx-no-prerender');
   }
-} catch (e) {
+} catch {
   // No storage (blocked): the visitor is English and logged out as far as the app can tell.
 }
