@@ -1,90 +1,22 @@
-import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, type ComponentProps } from 'react';
 
-/** The spec's leverage limits: at least 1, integer; the grid's dialog allows up to 200 (part 2 §5, §9). */
-export const LEVERAGE_MIN = 1;
-export const LEVERAGE_MAX = 200;
+export { clampLeverage, LEVERAGE_MAX, LEVERAGE_MIN } from './leverage';
 
-/** A typed or stepped value as the dialog keeps it: an integer within [1, max]. */
-export const clampLeverage = (v: unknown, max = LEVERAGE_MAX): number => {
-  const n = Math.floor(Number(v));
-  if (!Number.isFinite(n) || n < LEVERAGE_MIN) return LEVERAGE_MIN;
-  return Math.min(max, n);
-};
+/*
+ * The dialog's own chunk (Mantine's NumberInput and react-number-format, about 10 KB gzip), fetched
+ * on its first open: /bot-dca, /grid-bot and /futuros show it only on a click (issue 39: the first
+ * visit of /bot-dca).
+ */
+const LeverageModal = lazy(() => import('./LeverageModal').then((m) => ({ default: m.LeverageModal })));
 
 /**
  * 'Adjust Leverage' (spec part 2 §2): − / numeric input / +, kept between 1 and `max`, Cancel and
- * Confirm. The screen shows the 3 s toast 'Leverage configured to Nx' on confirm. Test ids
- * `<prefix>-leverage-{dialog,minus,input,plus,cancel,confirm}`.
+ * Confirm (./LeverageModal.tsx). Test ids `<prefix>-leverage-{dialog,minus,input,plus,cancel,confirm}`.
  */
-export function LeverageDialog({
-  prefix,
-  opened,
-  value,
-  max = LEVERAGE_MAX,
-  onCancel,
-  onConfirm,
-}: {
-  prefix: string;
-  opened: boolean;
-  value: number;
-  max?: number;
-  onCancel: () => void;
-  onConfirm: (n: number) => void;
-}) {
-  const { t } = useTranslation();
-  const [n, setN] = useState(() => clampLeverage(value, max));
-  const id = (name: string) => `${prefix}-leverage-${name}`;
+export function LeverageDialog(props: ComponentProps<typeof LeverageModal>) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onCancel}
-      title={t('bots.leverage.title')}
-      centered
-      data-testid={id('dialog')}
-    >
-      <Stack>
-        <Group justify="center">
-          <Button
-            variant="default"
-            onClick={() => setN((x) => clampLeverage(x - 1, max))}
-            disabled={n <= LEVERAGE_MIN}
-            aria-label={t('bots.leverage.minus')}
-            data-testid={id('minus')}
-          >
-            −
-          </Button>
-          <NumberInput
-            value={n}
-            min={LEVERAGE_MIN}
-            max={max}
-            allowDecimal={false}
-            allowNegative={false}
-            onChange={(v) => setN(clampLeverage(v, max))}
-            w={100}
-            aria-label={t('bots.leverage.input')}
-            data-testid={id('input')}
-          />
-          <Button
-            variant="default"
-            onClick={() => setN((x) => clampLeverage(x + 1, max))}
-            disabled={n >= max}
-            aria-label={t('bots.leverage.plus')}
-            data-testid={id('plus')}
-          >
-            +
-          </Button>
-        </Group>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel} data-testid={id('cancel')}>
-            {t('bots.leverage.cancel')}
-          </Button>
-          <Button onClick={() => onConfirm(n)} data-testid={id('confirm')}>
-            {t('bots.leverage.confirm')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Suspense fallback={null}>
+      <LeverageModal {...props} />
+    </Suspense>
   );
 }
