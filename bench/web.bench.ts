@@ -214,14 +214,22 @@ async function visit(url: string, readyTestId: string, token: string | null): Pr
         token,
       );
     const bodies: Promise<{ type: string; bytes: number }>[] = [];
+    let counting = true;
     page.on('response', (res) => {
       const type = res.request().resourceType();
-      if (type !== 'script' && type !== 'stylesheet') return;
-      bodies.push(res.body().then((b) => ({ type, bytes: gz(b) })));
+      if (!counting || (type !== 'script' && type !== 'stylesheet')) return;
+      // A body still being read when the browser closes must not end the bench (an unhandled rejection).
+      bodies.push(
+        res.body().then(
+          (b) => ({ type, bytes: gz(b) }),
+          () => ({ type, bytes: 0 }),
+        ),
+      );
     });
     await page.goto(url, { waitUntil: 'networkidle' });
     await page.getByTestId(readyTestId).first().waitFor({ timeout: 30_000 });
     await page.waitForLoadState('networkidle');
+    counting = false;
     const got = await Promise.all(bodies);
     const of = (t: string) => got.filter((g) => g.type === t);
     return {
