@@ -407,7 +407,15 @@ export default async function webBench(): Promise<BenchSection[]> {
   /** The 1-minute load average around the Lighthouse runs: CPU-bound figures (TBT, mobile LCP) follow it. */
   const load = { before: NaN, after: NaN };
   try {
-    await registerViaApi(server.baseUrl, path.join(server.dataDir, 'outbox'), EMAIL, PASSWORD);
+    // The sign-up code's mail can take over registerViaApi's 5 s on a loaded machine: asked again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await registerViaApi(server.baseUrl, path.join(server.dataDir, 'outbox'), EMAIL, PASSWORD);
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
     const token = await loginViaApi(server.baseUrl, EMAIL, PASSWORD);
     home = await visit(`${server.baseUrl}/`, 'landing-buy-token', null);
     dca = await visit(`${server.baseUrl}/bot-dca`, 'dca-exchange', token);
