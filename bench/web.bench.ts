@@ -27,7 +27,7 @@ import lighthouse, { defaultConfig, desktopConfig } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import buildWeb from '../e2e/global-setup';
 import { findChromium, openBrowser } from '../e2e/harness';
-import { loginViaApi, registerViaApi } from '../e2e/helpers/accounts';
+import { loginViaApi, readLatestCode } from '../e2e/helpers/accounts';
 import type { BenchSection } from './run';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -143,6 +143,13 @@ interface Server {
 
 /** The real server (`main.ts`, as e2e/harness.ts starts it) in production mode on our port. */
 async function startServer(): Promise<Server> {
+  // A server left on our port (a bench run that was killed) would answer the health check and the
+  // sign-up in this one's place, with its own data directory: the code's mail would never come.
+  const stale = await fetch(`http://127.0.0.1:${SERVER_PORT}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (stale) throw new Error(`port ${SERVER_PORT} is taken by another server (a killed bench run's?)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-web-'));
   let output = '';
   const child: ChildProcess = spawn(
@@ -407,15 +414,18 @@ export default async function webBench(): Promise<BenchSection[]> {
   /** The 1-minute load average around the Lighthouse runs: CPU-bound figures (TBT, mobile LCP) follow it. */
   const load = { before: NaN, after: NaN };
   try {
-    // The sign-up code's mail can take over registerViaApi's 5 s on a loaded machine: asked again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await registerViaApi(server.baseUrl, path.join(server.dataDir, 'outbox'), EMAIL, PASSWORD);
-        break;
-      } catch (err) {
-        if (attempt === 3) throw err;
-      }
-    }
+    // registerViaApi's steps with a longer wait for the code's mail: on a loaded machine (load 12-20)
+    // it took over registerViaApi's 5 s.
+    const post = (p: string, body: unknown) =>
+      fetch(`${server.baseUrl}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    await post('/api/enviar_codigo', { email: EMAIL });
+    const codigo = await readLatestCode(path.join(server.dataDir, 'outbox'), EMAIL, 120_000);
+    const signedUp = await post('/api/registro', { email: EMAIL, password: PASSWORD, codigo });
+    if (signedUp.success !== true) throw new Error(`registration failed: ${JSON.stringify(signedUp)}`);
     const token = await loginViaApi(server.baseUrl, EMAIL, PASSWORD);
     home = await visit(`${server.baseUrl}/`, 'landing-buy-token', null);
     dca = await visit(`${server.baseUrl}/bot-dca`, 'dca-exchange', token);
