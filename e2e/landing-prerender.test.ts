@@ -65,8 +65,19 @@ describe.skipIf(!hasChromium)('pre-rendered landing', () => {
     // Hydrated: React adopted the pre-rendered nodes (a fresh render would have replaced them) and
     // their handlers work.
     await page.getByText('Spot, futures and bots are still in development').waitFor({ state: 'visible' });
-    // The very node the HTML made, not a new one drawn over it.
-    await expect.poll(() => button?.evaluate((el: { isConnected: boolean }) => el.isConnected)).toBe(true);
+    // The very node the HTML made, not a new one drawn over it, and React has adopted it (its fiber is
+    // on the node): a click before that finds no handler yet (React attaches them when hydrateRoot runs,
+    // which on a loaded machine came after the click, and the dialog never opened).
+    await expect
+      .poll(
+        () =>
+          button?.evaluate(
+            (el: object & { isConnected: boolean }) =>
+              el.isConnected && Object.keys(el).some((k) => k.startsWith('__reactFiber$')),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await page.getByTestId('header-buy-token').click();
     await page.getByRole('dialog').waitFor({ state: 'visible' });
     // A hydration mismatch or a boundary that suspended on the server is a console error (React #418/#419).
