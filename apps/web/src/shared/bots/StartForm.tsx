@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { EXCHANGES, MARKET_TYPES } from '@bytx/contract';
 import { botsApi } from './api';
 import { commaToDot, exchangeName, pctOk } from './format';
+import { useLater } from './hooks';
 import { MarketSupportNotice } from './MarketSupportNotice';
 import type { BotScreen } from './screen';
 import { tid } from './testIds';
@@ -41,6 +42,7 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
   const [attention, setAttention] = useState<null | 'tp' | 'sep'>(null);
   const tpRef = useRef<HTMLInputElement>(null);
   const sepRef = useRef<HTMLInputElement>(null);
+  const later = useLater();
 
   const conns = useQuery({
     queryKey: [screen.scope, 'conexiones', userId],
@@ -140,7 +142,7 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
   const acceptAttention = () => {
     const field = attention;
     setAttention(null);
-    setTimeout(() => (field === 'sep' ? sepRef : tpRef).current?.focus(), 50);
+    later(() => (field === 'sep' ? sepRef : tpRef).current?.focus(), 50);
   };
 
   return {
@@ -150,6 +152,8 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
     setPair,
     pairFocus,
     setPairFocus,
+    /** Blur: the suggestions stay 150 ms so a click on one lands first. */
+    setPairFocusLater: (focus: boolean) => later(() => setPairFocus(focus), 150),
     amount,
     setAmount,
     tp,
@@ -246,7 +250,7 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
           value={pair}
           onChange={(e) => form.setPair(e.currentTarget.value.toUpperCase())}
           onFocus={() => form.setPairFocus(true)}
-          onBlur={() => setTimeout(() => form.setPairFocus(false), 150)}
+          onBlur={() => form.setPairFocusLater(false)}
           data-testid={tid(ids, 'pair')}
         />
         {pairFocus && suggestions.length > 0 && !suggestions.includes(pair) && (

@@ -178,6 +178,29 @@ export function useDebouncedSlTp<B extends SlTpBot>(
 }
 
 /**
+ * `later(fn, ms)`: a timer that dies with the component. The progress modals close 2 s after a start or
+ * a stop; a screen left within those 2 s must not set state on an unmounted tree (in the tests, after
+ * the DOM is gone, React's update then threw "window is not defined").
+ */
+export function useLater() {
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const t of pending) clearTimeout(t);
+      pending.clear();
+    };
+  }, []);
+  return (fn: () => void, ms: number) => {
+    const t = setTimeout(() => {
+      timers.current.delete(t);
+      fn();
+    }, ms);
+    timers.current.add(t);
+  };
+}
+
+/**
  * The start's progress (spec part 2 §2): an optimistic row while it runs, then 'success' (the bot
  * list refreshed) or 'error' with 'Error al iniciar bot: …'; the modal closes after 2 s.
  */
@@ -187,6 +210,7 @@ export function useStartFlow<B extends BotIdentity>(screen: BotScreen) {
   const [phase, setPhase] = useState<ProgressPhase | null>(null);
   const [detail, setDetail] = useState<string | null>(null);
   const [optimistic, setOptimistic] = useState<B | null>(null);
+  const later = useLater();
   const run = async (opt: B, start: () => Promise<unknown>) => {
     setOptimistic(opt);
     setDetail(null);
@@ -201,7 +225,7 @@ export function useStartFlow<B extends BotIdentity>(screen: BotScreen) {
       setPhase('error');
       setDetail(t('bots.errors.start', { message: errorMessage(err, 'Error') }));
     }
-    setTimeout(() => setPhase(null), 2_000);
+    later(() => setPhase(null), 2_000);
   };
   return { phase, detail, optimistic, run, close: () => setPhase(null) };
 }
@@ -227,6 +251,7 @@ export function useStopFlow<B extends BotIdentity>(
   const [bot, setBot] = useState<B | null>(null);
   const [phase, setPhase] = useState<ProgressPhase | null>(null);
   const [detail, setDetail] = useState<string | null>(null);
+  const later = useLater();
   const choose = async (mode: StopMode) => {
     const b = bot;
     setBot(null);
@@ -238,7 +263,7 @@ export function useStopFlow<B extends BotIdentity>(
       const r = await stop(b, mode);
       if (!r.success) throw new Error(r.error ?? r.message ?? t('bots.errors.stopUnknown'));
       setPhase('success');
-      setTimeout(() => {
+      later(() => {
         onStopped?.(b);
         void qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
       }, 2_000);
@@ -254,7 +279,7 @@ export function useStopFlow<B extends BotIdentity>(
             : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) }),
       );
     }
-    setTimeout(() => setPhase(null), 2_000);
+    later(() => setPhase(null), 2_000);
   };
   return {
     bot,
