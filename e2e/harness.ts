@@ -42,6 +42,12 @@ export function serverArgs(): string[] {
   return ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')];
 }
 
+/** Whether the server's chain is up (`GET /api/chain` says `ready`). */
+async function chainReady(baseUrl: string): Promise<boolean> {
+  const res = await fetch(`${baseUrl}/api/chain`);
+  return res.ok && ((await res.json()) as { ready?: boolean }).ready === true;
+}
+
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
@@ -92,7 +98,9 @@ export async function startServer(
     try {
       // Ready, not only alive: the database answers and the bot runner's first reconcile is done.
       const res = await fetch(`${baseUrl}/api/ready`);
-      if (res.ok) break;
+      // The embedded chain starts in the background of a ready server (issue 45 point 5): the tests
+      // that ask for it use it at once, so they wait for it too.
+      if (res.ok && (env.CHAIN !== 'embedded' || (await chainReady(baseUrl)))) break;
     } catch {
       // not listening yet
     }

@@ -1,15 +1,26 @@
 // The server as one ES module for the tests that start it as a child process (e2e, SIGKILL tests).
 // `node --import tsx main.ts` compiles some 300 TypeScript files at every start: 6.3 s and 8.7 s of CPU
 // on the 2-core CI machine, against 4.4 s and 5.7 s for this bundle, and the test run starts the
-// server some 60 times. Built once per test run (a vitest globalSetup) so it never lags the sources.
+// server some 60 times. Built once per test run (a vitest globalSetup) so it never lags the sources,
+// and by `npm start` (scripts/start.mjs), which runs it (issue 45 point 5: no compile at a restart).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
-/** In the server's node_modules: the bundle's bare imports resolve as the server's own would. */
-export const SERVER_BUNDLE = path.join(root, 'apps/server/node_modules/.cache/bytx-server/main.mjs');
+/**
+ * In the server's node_modules: the bundle's bare imports resolve as the server's own would. Each
+ * build is a folder named by its content's hash (main.mjs and its chunks), so a server starting from
+ * one never sees another build's chunks, and two builds at once (test runs of several sessions)
+ * cannot mix their files.
+ */
+export const SERVER_BUNDLES = path.join(root, 'apps/server/node_modules/.cache/bytx-server');
+/** The last build's main.mjs is named in this file (`SKIP_BUILD=1 npm start` runs it). */
+export const CURRENT_BUNDLE = path.join(SERVER_BUNDLES, 'current');
+/** Builds older than this (ms) are removed by the next build (a run started from one has long loaded it). */
+const KEEP_MS = 24 * 3_600_000;
 
 /**
  * Our sources are bundled; every package from npm stays an import (PGlite, ccxt and anvil find their
@@ -36,24 +47,66 @@ const keepSourceLocation: Plugin = {
   },
 };
 
-/** Builds the bundle (about 1 s) and moves it into place in one step: a reader never sees half a file. */
+/**
+ * Builds the bundle (about 1 s) into its own folder and returns its main.mjs. `main.ts` loads the app
+ * with `import()` once its early listener answers; code splitting keeps that app (and the npm packages
+ * it imports) in chunks loaded only then, so the listener is up after main's few small modules.
+ */
 export async function buildServerBundle(): Promise<string> {
-  fs.mkdirSync(path.dirname(SERVER_BUNDLE), { recursive: true });
-  const tmp = `${SERVER_BUNDLE}.${process.pid}.tmp.mjs`;
-  await build({
-    entryPoints: [path.join(root, 'apps/server/src/main.ts')],
-    outfile: tmp,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'inline',
-    logLevel: 'warning',
-    plugins: [keepSourceLocation],
-    banner: {
-      js: "import { createRequire as __bytxRequire } from 'node:module'; const require = __bytxRequire(import.meta.url);",
-    },
-  });
-  fs.renameSync(tmp, SERVER_BUNDLE);
-  return SERVER_BUNDLE;
+  fs.mkdirSync(SERVER_BUNDLES, { recursive: true });
+  const tmp = path.join(SERVER_BUNDLES, `tmp-${process.pid}-${Date.now()}`);
+  try {
+    await build({
+      entryPoints: { main: path.join(root, 'apps/server/src/main.ts') },
+      outdir: tmp,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true,
+      chunkNames: 'chunk-[hash]',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Beside the code, not inside it: `--enable-source-maps` reads them, a plain start parses less.
+      sourcemap: 'linked',
+      logLevel: 'warning',
+      plugins: [keepSourceLocation],
+      banner: {
+        js: "import { createRequire as __bytxRequire } from 'node:module'; const require = __bytxRequire(import.meta.url);",
+      },
+    });
+    const hash = createHash('sha256');
+    for (const name of fs.readdirSync(tmp).sort()) {
+      hash.update(name).update(fs.readFileSync(path.join(tmp, name)));
+    }
+    const dir = path.join(SERVER_BUNDLES, hash.digest('hex').slice(0, 16));
+    if (!fs.existsSync(dir)) {
+      try {
+        fs.renameSync(tmp, dir);
+      } catch (err) {
+        // Another process moved the same build into place first: theirs is ours.
+        if (!fs.existsSync(path.join(dir, 'main.mjs'))) throw err;
+      }
+    }
+    const main = path.join(dir, 'main.mjs');
+    const now = Date.now();
+    fs.utimesSync(dir, new Date(now), new Date(now));
+    const pointer = `${CURRENT_BUNDLE}.${process.pid}.tmp`;
+    fs.writeFileSync(pointer, main);
+    fs.renameSync(pointer, CURRENT_BUNDLE);
+    for (const name of fs.readdirSync(SERVER_BUNDLES)) {
+      const old = path.join(SERVER_BUNDLES, name);
+      const stat = fs.statSync(old);
+      if (stat.isDirectory() && old !== dir && now - stat.mtimeMs > KEEP_MS) {
+        fs.rmSync(old, { recursive: true, force: true });
+      }
+    }
+    return main;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** CLI (`node --import tsx scripts/server-bundle.ts`): builds, and prints the main.mjs path. */
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  console.log(await buildServerBundle());
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -14,10 +14,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
+import { createHttpServer } from './early-server';
 import { openDatabase, type Database } from './db/client';
 import { MaintenanceJob } from './db/maintenance';
 import { AppLogController, censor, prettyStream, resolveLogFormat } from './lib/log-format';
 import { SecretBox } from './lib/crypto';
+import { markStart } from './lib/start-phases';
 import { loadMasterKeys, resealStale } from './lib/master-key';
 import { modules } from './modules/index';
 import { authPlugin } from './plugins/auth';
@@ -95,6 +97,8 @@ export interface BuildAppOptions {
   database?: Database;
   /** Pino options override (tests pass `false` or a stream). */
   logger?: boolean | Record<string, unknown>;
+  /** The HTTP server to serve on, given the app's handler (main.ts: its early listener). */
+  serverFactory?: (handler: http.RequestListener) => http.Server;
 }
 
 export interface BuiltApp {
@@ -113,21 +117,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     // One line per request, at a level by status and time (lib/log-format.ts), not two at info.
     logController: new AppLogController(),
     trustProxy: config.TRUST_PROXY,
-    // Slow or half-sent requests cannot hold a connection (docs/limits.md): node checks the header
-    // and request deadlines every second; an idle socket ends after HTTP_IDLE_TIMEOUT_MS.
-    serverFactory: (handler) => {
-      const server = http.createServer(
-        {
-          headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
-          requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-          keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-          connectionsCheckingInterval: 1_000,
-        },
-        handler,
-      );
-      server.setTimeout(config.HTTP_IDLE_TIMEOUT_MS);
-      return server;
-    },
+    // Slow or half-sent requests cannot hold a connection (docs/limits.md, early-server.ts). main.ts
+    // passes the server it already listens on (the early listener), which hands over to this app's
+    // handler once it is ready.
+    serverFactory: (handler) => opts.serverFactory?.(handler) ?? createHttpServer(config, handler),
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
     keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -159,6 +152,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     app.log.info({ resealed: sealed.resealed }, 'sealed secrets rewritten under the current master key');
   if (sealed.unreadable.length > 0)
     app.log.error({ values: sealed.unreadable }, 'sealed secrets no loaded master key opens');
+  markStart('secrets');
   const ctx: AppContext = {
     config,
     database,
@@ -207,6 +201,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   for (const mod of modules) {
     await app.register(mod.plugin, { ctx });
   }
+  markStart('plugins');
   // Retention of events and candles, and VACUUM + CHECKPOINT on PGlite, every 10 min (docs/database.md).
   const maintenance = new MaintenanceJob({
     database,
@@ -252,5 +247,6 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
 
+  markStart('web assets');
   return { app, ctx };
 }

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config';
 import { type Database } from '../src/db/client';
 import { users } from '../src/db/schema/index';
 import { SessionsRepository } from '../src/modules/accounts/sessions.repository';
+import { chainModules } from '../src/modules/chain/routes';
 import { openTestDatabase } from './db-snapshot';
 
 export const TEST_MASTER_KEY = 'ab'.repeat(32);
@@ -71,6 +72,8 @@ export async function makeTestApp(
   const database = opts.database ?? (await openTestDatabase());
   const built = await buildApp(config, { database, logger: false });
   await built.app.ready();
+  // The chain starts in the background of a ready app (issue 45 point 5); tests use it at once.
+  await chainModules.get(built.ctx)?.started;
   return {
     ...built,
     close: async () => {

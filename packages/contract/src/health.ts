@@ -17,7 +17,8 @@ export const readyResponse = z.object({
   ok: z.boolean(),
   version: z.string(),
   db: z.enum(['pglite', 'postgres']),
-  database: z.enum(['up', 'down']),
+  /** `starting`: the process serves but has not opened its database yet (its early listener answers). */
+  database: z.enum(['up', 'down', 'starting']),
   runner: z.enum(['reconciled', 'starting', 'off']),
   error: z.string().optional(),
   message: z.string().optional(),

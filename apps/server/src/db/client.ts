@@ -8,6 +8,7 @@ import pg from 'pg';
 import * as schema from './schema/index';
 import { runMigrations, type SqlRunner } from './migrate';
 import { createClusterApart } from './pglite-init';
+import { markStart } from '../lib/start-phases';
 
 export type Schema = typeof schema;
 /** The one database type every repository takes: PGlite and node-postgres share it. */
@@ -50,6 +51,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     // Migrations hold a session-level advisory lock, so they need one dedicated connection.
     const migrationClient = await pool.connect();
+    markStart('database open');
     try {
       await runMigrations({
         exec: async (text) => {
@@ -87,6 +89,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     });
     await client.waitReady;
+    // After a SIGKILL this includes PGlite's recovery (the WAL replayed since the last checkpoint).
+    markStart('database open');
     yieldBetweenQueries(client);
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     database = {
@@ -102,6 +106,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     };
     await runMigrations(database.sql);
   }
+  markStart('migrations');
   return database;
 }
 

@@ -34,6 +34,7 @@ import { ChainRepository } from './repository';
 import { proxyRpc } from './rpc-proxy';
 import { WindowCounter } from './session-limit';
 import { ChainRuntime } from './runtime';
+import { markStart } from '../../lib/start-phases';
 
 const tags = ['chain'];
 
@@ -45,6 +46,11 @@ export interface ChainModule {
   plans: PlansService;
   chain: ChainService;
   repo: ChainRepository;
+  /**
+   * Settles once the chain's start is over, up or failed (at once with CHAIN=off). The app serves
+   * before that (issue 45 point 5): the chain's calls answer 503 until `runtime.ready`.
+   */
+  started: Promise<void>;
 }
 
 /** The chain module of each app (tests reach the runtime, the indexer and the reads through it). */
@@ -77,18 +83,31 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   const earnings = new EarningsService(runtime, reader, repo, ctx.log, ctx.config.publicUrl);
   const plans = new PlansService(runtime, reader, repo, ctx.config.PLANS_REQUIRED, () => indexer.head);
   const chain = new ChainService(runtime, reader, repo, ctx.log);
-  chainModules.set(ctx, { runtime, reader, indexer, earnings, plans, chain, repo });
+  // The embedded node's start (anvil, and its contract checks or deployment) took ~30 % of a restart
+  // when it was awaited here: Fastify serves only after every onReady hook. It now runs in the
+  // background; its calls answer 503 until it is up, as they do when it fails to start.
+  let begin: () => void = () => undefined;
+  let begun = false;
+  const started = new Promise<void>((resolve) => (begin = resolve)).then(async () => {
+    if (cfg.mode === 'off') return;
+    await runtime.start();
+    markStart('chain', 'chain');
+    if (runtime.ready) indexer.start();
+  });
+  chainModules.set(ctx, { runtime, reader, indexer, earnings, plans, chain, repo, started });
 
   if (cfg.mode !== 'off') {
     app.addHook('onReady', async () => {
-      await runtime.start();
-      if (runtime.ready) indexer.start();
+      begun = true;
+      begin();
     });
     app.addHook('onClose', async () => {
+      // A close during the start waits for it: the node it spawns must not outlive the app.
+      if (begun) await started.catch(() => undefined);
       await indexer.stop();
       await runtime.stop();
     });
-  }
+  } else begin();
   const auth = { onRequest: app.authenticate };
 
   app.get(
