@@ -164,10 +164,17 @@ export async function botsModule(
       ...auth,
       schema: { tags, summary: "A bot's event log", params: botEventsParams, querystring: botEventsQuery },
     },
-    async (req) => ({
-      success: true,
-      events: await views.events(currentUser(req).id, req.params.id, req.query.limit),
-    }),
+    // From the read cache until a write to the user's bots (an event is one): each answer read the bot's
+    // row and up to 500 events, two PGlite queries on the main thread (docs/read-path.md).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { id } = req.params;
+      const { limit } = req.query;
+      return bots.reads.send(reply, userId, `events|${id}|${limit}`, {}, async () => ({
+        success: true,
+        events: await views.events(userId, id, limit),
+      }));
+    },
   );
 
   app.post(

@@ -1,22 +1,35 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { exchangeConnections } from '../../db/schema/index';
+import { connectionRowsFor } from './connections-cache';
 
 export type ConnectionRow = typeof exchangeConnections.$inferSelect;
 
-/** Users' exchange connections. Key material arrives here already sealed and leaves sealed. */
+/**
+ * Users' exchange connections. Key material arrives here already sealed and leaves sealed. On the
+ * embedded database a user's rows are kept in memory until the next write to the table
+ * (connections-cache.ts): every wallet, balance and venue call reads them.
+ */
 export class ConnectionsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly cache;
 
-  async list(userId: string): Promise<ConnectionRow[]> {
-    return this.db
-      .select()
-      .from(exchangeConnections)
-      .where(eq(exchangeConnections.userId, userId))
-      .orderBy(asc(exchangeConnections.createdAt), asc(exchangeConnections.exchange));
+  constructor(private readonly db: Db) {
+    this.cache = connectionRowsFor(db);
+  }
+
+  /** The user's connections, oldest first. Shared, frozen rows: read them, never change them. */
+  async list(userId: string): Promise<readonly ConnectionRow[]> {
+    return this.cache.rows(userId, () =>
+      this.db
+        .select()
+        .from(exchangeConnections)
+        .where(eq(exchangeConnections.userId, userId))
+        .orderBy(asc(exchangeConnections.createdAt), asc(exchangeConnections.exchange)),
+    );
   }
 
   async get(userId: string, exchange: string): Promise<ConnectionRow | null> {
+    if (this.cache.enabled) return (await this.list(userId)).find((r) => r.exchange === exchange) ?? null;
     const [row] = await this.db
       .select()
       .from(exchangeConnections)
@@ -50,6 +63,7 @@ export class ConnectionsRepository {
         set: { ...fields, createdAt: new Date(), keyProblem: null, keyCheckedAt: null },
       })
       .returning();
+    this.cache.touch();
     if (!row) throw new Error('connection upsert returned nothing');
     return row;
   }
@@ -83,6 +97,7 @@ export class ConnectionsRepository {
         ),
       )
       .returning({ id: exchangeConnections.id });
+    this.cache.touch();
     return rows.length > 0;
   }
 
@@ -91,6 +106,7 @@ export class ConnectionsRepository {
       .delete(exchangeConnections)
       .where(and(eq(exchangeConnections.userId, userId), eq(exchangeConnections.exchange, exchange)))
       .returning({ id: exchangeConnections.id });
+    this.cache.touch();
     return rows.length > 0;
   }
 }

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/auth';
 import { AddressesRepository } from '../wallet/addresses.repository';
+import { connectionRowsFor } from './connections-cache';
 import { ConnectionsRepository } from './connections.repository';
 import { ConnectionsService } from './connections.service';
 import { KeyRechecker } from './key-recheck';
@@ -28,6 +29,11 @@ const bearer = [{ bearer: [] }];
  * gets a user's Venue from.
  */
 export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Connection rows kept in memory until the next write (connections-cache.ts): only where this process
+  // is the database's only writer (the embedded one).
+  if (ctx.database.driver === 'pglite') {
+    connectionRowsFor(ctx.db).enable((ctx.db as unknown as { $client?: unknown }).$client);
+  }
   const repo = new ConnectionsRepository(ctx.db);
   const store = new DbPaperStore(ctx.db);
   const registry = new DbVenueRegistry(repo, store, ctx.secretBox, defaultVenueFactory(ctx));

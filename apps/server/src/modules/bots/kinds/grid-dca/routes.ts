@@ -91,6 +91,14 @@ export const gridDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
   app.get(
     '/api/dca/history',
     { ...auth, schema: { tags, summary: 'Closed trades of a bot', querystring: historyQuery } },
-    async (req) => dca.history(currentUser(req).id, req.query.bot_id, req.query.page, req.query.per_page),
+    // From the read cache until a write to the user's bots (a sale, a soft delete): each answer read the
+    // bot's row, a page and the page count, three PGlite queries on the main thread (docs/read-path.md).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { bot_id: botId, page, per_page: perPage } = req.query;
+      return bots.reads.send(reply, userId, `dca/history|${botId}|${page}|${perPage}`, {}, () =>
+        dca.history(userId, botId, page, perPage),
+      );
+    },
   );
 };
