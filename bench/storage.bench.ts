@@ -41,7 +41,6 @@ export default async function storageBench(): Promise<BenchSection[]> {
       LOG_LEVEL: 'silent',
       BOT_RUNNER: '1',
       MAX_BOTS_PER_USER: String(BOTS),
-      SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     }),
     { logger: false },

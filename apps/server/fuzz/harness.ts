@@ -107,9 +107,7 @@ export const groupOf = (path: string): Group =>
 
 /** Registers the tests of one group: builds its app (top-level await in the test file) first. */
 export async function fuzzGroup(group: Group): Promise<void> {
-  // The tier's own queries run on the in-process PGlite, which holds the event loop; shedding on loop
-  // delay would answer the fuzz with 503s the server would not give otherwise.
-  const t = await makeTestApp({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1', SHED_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const t = await makeTestApp({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
   afterAll(async () => t.close());
   const all = operations(t);
   const ops = all
