@@ -49,8 +49,10 @@ async function timedStart(
       BOT_RUNNER: '1',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const phases: Record<string, number> = {};
   let tail = '';
   child.stdout?.on('data', (d: Buffer) => {
@@ -68,7 +70,7 @@ async function timedStart(
   let health = NaN;
   const deadline = t0 + 180_000;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('server exited during start');
+    if (child.exitCode !== null) throw new Error(`server exited during start: ${stderr}`);
     const route = Number.isNaN(health) ? '/api/health' : '/api/ready';
     const ok = await fetch(`${baseUrl}${route}`).then(
       async (r) => (await r.arrayBuffer(), r.ok),

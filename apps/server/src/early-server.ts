@@ -50,7 +50,7 @@ export interface EarlyServer {
  * `main.ts` listens on PORT before it loads the rest of the server: importing ~300 modules, opening the
  * database (PGlite's recovery after a SIGKILL), the migrations check and the plugins take seconds, and
  * a supervisor or load balancer that sees no listener for that long calls the process dead. Until the
- * app is ready, this handler answers from memory: `/api/health` 200 (alive, the same body as the app's),
+ * app is ready, this handler answers from memory (and `GET /api/health` for the process's whole life): `/api/health` 200 (alive, the same body as the app's),
  * `/api/ready` 503 with `database: 'starting'`, and every other request 503 + `Retry-After: 1` (nothing
  * is queued: a client asked to come back costs nothing here). Then the app's handler takes over the
  * same listening socket (`handOver`), with no moment where the port is closed, and keep-alive
@@ -93,7 +93,23 @@ export function createEarlyServer(config: HttpServerConfig, info: EarlyInfo): Ea
   };
   let current: http.RequestListener = early;
   let adopted: http.RequestListener | null = null;
-  const server = createHttpServer(config, (req, res) => current(req, res));
+  const server = createHttpServer(config, (req, res) => {
+    // Health is answered here for the process's whole life, before the app's router, hooks and load
+    // shedding (issue 45 point 3: a lane that queues behind nothing). The app's own route answers the
+    // same body (app.inject, and a URL with a query string).
+    if (req.url === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+      req.resume();
+      res
+        .writeHead(200, {
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          'content-type': 'application/json; charset=utf-8',
+        })
+        .end(req.method === 'HEAD' ? undefined : health);
+      return;
+    }
+    current(req, res);
+  });
   return {
     server,
     adopt(handler) {

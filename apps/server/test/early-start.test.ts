@@ -133,5 +133,5 @@ describe('the early listener of a starting server', () => {
     await m.started;
     expect(m.runtime.ready).toBe(true);
     expect((await app.inject('/api/chain')).json()).toMatchObject({ ready: true });
-  });
+  }, 60_000); // anvil's start and the contracts' deployment, as in chain-api.test.ts
 });

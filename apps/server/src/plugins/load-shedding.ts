@@ -12,10 +12,31 @@ import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: never shed (health, readiness, login, /api/me: what a person needs to see the server is there). */
-    shed?: boolean;
+    /**
+     * false: never shed (health, readiness, /api/me: what a person needs to see the server is there).
+     * A lane: the route has its own small budget beside the shared queue (the login, see LOGIN_LANE).
+     */
+    shed?: boolean | ShedLane;
   }
 }
+
+/**
+ * A route's own lane (issue 45 point 3): at most `maxInFlight` of its requests are worked on at once,
+ * up to `maxQueued` more wait in arrival order, and the excess gets 503 + Retry-After at once. It never
+ * waits behind the shared queue of the API, and a flood of it never takes more than its budget.
+ */
+export interface ShedLane {
+  lane: string;
+  maxInFlight: number;
+  maxQueued: number;
+}
+
+/**
+ * The login's lane: a person signing in is not queued behind a flood of reads, and a flood of logins
+ * (each an argon2id check of ~7 MiB on the thread pool, whose default is 4 threads) runs at most 4
+ * checks at once instead of taking every thread and the loop's turns from everything else.
+ */
+export const LOGIN_LANE: ShedLane = { lane: 'login', maxInFlight: 4, maxQueued: 64 };
 
 export interface LoadSheddingOptions {
   /** API requests worked on at once; the next ones wait in arrival order for a free place (0: no limit). */
@@ -70,8 +91,8 @@ const gone = (request: FastifyRequest) => request.raw.aborted || request.raw.soc
  * second, and a full in-flight count refused every arrival at once: keep-alive clients then spun on
  * 503s that took the event loop from the work, and the goodput fell to a fraction of the capacity.)
  *
- * Routes marked `config: { shed: false }` (health, readiness, login, the session check) never wait and
- * are never refused. Static files and the web app are not counted. A refused request is not logged one
+ * Routes marked `config: { shed: false }` (health, readiness, the session check) never wait and are
+ * never refused; a route with a lane (`config: { shed: LOGIN_LANE }`) waits only for its own lane. Static files and the web app are not counted. A refused request is not logged one
  * by one (a flood would write as many error lines as it sends requests): a summary line is logged at
  * warn every `summaryMs` while requests are refused.
  */
@@ -167,6 +188,50 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   summary.unref();
   app.addHook('onClose', async () => clearInterval(summary));
 
+  // The lanes (ShedLane): a budget of their own per name, apart from the shared queue above.
+  interface LaneState {
+    opts: ShedLane;
+    inFlight: number;
+    waiting: { request: FastifyRequest; done: HookHandlerDoneFunction }[];
+  }
+  const lanes = new Map<string, LaneState>();
+  const inLane = new WeakMap<FastifyRequest, LaneState>();
+  const laneHook =
+    (lane: LaneState): onRequestHookHandler =>
+    (request, reply, done) => {
+      if (lane.inFlight < lane.opts.maxInFlight) {
+        lane.inFlight++;
+        inLane.set(request, lane);
+        return done();
+      }
+      if (lane.waiting.length >= lane.opts.maxQueued) return void busy(request, reply);
+      lane.waiting.push({ request, done });
+    };
+  const laneRelease = (request: FastifyRequest) => {
+    const lane = inLane.get(request);
+    if (!lane) return;
+    inLane.delete(request);
+    lane.inFlight--;
+    while (lane.waiting.length > 0 && lane.inFlight < lane.opts.maxInFlight) {
+      const next = lane.waiting.shift()!;
+      if (gone(next.request)) {
+        dropped++;
+        continue;
+      }
+      lane.inFlight++;
+      inLane.set(next.request, lane);
+      next.done();
+    }
+  };
+  const laneOnResponse: onResponseHookHandler = (request, _reply, done) => {
+    laneRelease(request);
+    done();
+  };
+  const laneOnAbort: onRequestAbortHookHandler = (request, done) => {
+    laneRelease(request);
+    done();
+  };
+
   // Callback style: an async hook costs a promise and a microtask turn per request (issue 18). A refused
   // or waiting request is not passed on here (`done` is called when it starts, or never).
   const shed: onRequestHookHandler = (request, reply, done) => {
@@ -204,19 +269,39 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // first, before the session lookup.
   const enabled = limit !== Infinity || perTurn !== Infinity;
   app.addHook('onRoute', (route) => {
-    if (!enabled || !route.url.startsWith('/api/') || route.config?.shed === false) return;
+    const shedConfig = route.config?.shed;
+    if (typeof shedConfig === 'object') {
+      // A lane applies whatever the shared rules are (its budget is its own).
+      let lane = lanes.get(shedConfig.lane);
+      if (!lane) lanes.set(shedConfig.lane, (lane = { opts: shedConfig, inFlight: 0, waiting: [] }));
+      route.onRequest = [laneHook(lane), ...asArray(route.onRequest)];
+      route.onResponse = [...asArray(route.onResponse), laneOnResponse];
+      route.onRequestAbort = [...asArray(route.onRequestAbort), laneOnAbort];
+      return;
+    }
+    if (!enabled || !route.url.startsWith('/api/') || shedConfig === false) return;
     route.onRequest = [shed, ...asArray(route.onRequest)];
     route.onResponse = [...asArray(route.onResponse), onResponse];
     route.onRequestAbort = [...asArray(route.onRequestAbort), onRequestAbort];
   });
 
   /** What the shedding holds now (tests and the bench). */
-  app.decorate('loadShedding', { state: () => ({ inFlight, queued: queued() }) });
+  app.decorate('loadShedding', {
+    state: () => ({ inFlight, queued: queued() }),
+    lane: (name: string) => {
+      const lane = lanes.get(name);
+      return lane ? { inFlight: lane.inFlight, queued: lane.waiting.length } : null;
+    },
+  });
 });
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The load shedding's current counts (plugins/load-shedding.ts). */
-    loadShedding?: { state(): { inFlight: number; queued: number } };
+    loadShedding?: {
+      state(): { inFlight: number; queued: number };
+      /** A lane's counts (ShedLane), null before a route of it was added. */
+      lane(name: string): { inFlight: number; queued: number } | null;
+    };
   }
 }

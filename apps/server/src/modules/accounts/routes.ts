@@ -25,6 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
+import { LOGIN_LANE } from '../../plugins/load-shedding';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
 import { addressKey, FailedLoginThrottle } from './login-throttle';
 import { assertRecentAuth, requireRecentAuth } from './reauth';
@@ -128,7 +129,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/login',
     {
-      config: { rateLimit: limits.login, shed: false },
+      config: { rateLimit: limits.login, shed: LOGIN_LANE },
       schema: {
         tags: TAGS,
         summary: 'Log in: a session token, or a temporary token for the 2FA step',
