@@ -174,7 +174,8 @@ async function startServer(): Promise<Server> {
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`${baseUrl}/api/health`).then(
+    // Ready, not only alive: /api/health answers before the app is loaded (issue 45 point 5).
+    const ok = await fetch(`${baseUrl}/api/ready`).then(
       (r) => r.ok,
       () => false,
     );

@@ -11,7 +11,7 @@ import { seedDataDir } from './db-snapshot';
  * exited with "the simulator control is refused in production mode"). Every `npm start` command of the
  * README's "Quick start" section is read from the README itself and run through a shell from the
  * repository's root, each on a fresh DATA_DIR (holding the test run's empty migrated database) and a
- * free port, until `/api/health` answers; the
+ * free port, until `/api/ready` answers; the
  * SIMULATOR_CONTROL one also sets a price. Each is then stopped by its process group's id.
  *
  * What differs from a person's terminal, and why: `npm install` is not run (no registry here; the
@@ -79,14 +79,16 @@ async function run(command: string, extraEnv: Record<string, string> = {}): Prom
     if (child.exitCode !== null) {
       throw new Error(`\`${command}\` exited with ${child.exitCode}:\n${out}`);
     }
-    const ok = await fetch(`${base}/api/health`).then(
+    // Ready, not only alive: /api/health answers as soon as the process listens, before the app is
+    // loaded (issue 45 point 5), and the calls below need the app.
+    const ok = await fetch(`${base}/api/ready`).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop(child);
-      throw new Error(`\`${command}\` did not answer /api/health in 80 s:\n${out}`);
+      throw new Error(`\`${command}\` did not answer /api/ready in 80 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -119,7 +121,7 @@ describe.concurrent("the README's quick start", () => {
   });
 
   it.each(commands)(
-    '`%s` starts a server that answers /api/health',
+    '`%s` starts a server that answers /api/ready',
     async (command) => {
       const s = await run(command);
       try {
