@@ -10,6 +10,20 @@ const loadQueries = () => import('./query');
 /** Mantine's provider (./mantine.tsx): the shell draws without it, the pages with it. */
 const loadMantine = () => import('./mantine');
 
+/** Who waits for the first page chunk (app/providers.tsx: the toasts a page may show). */
+const pageListeners = new Set<() => void>();
+let pageLoaded = false;
+
+/** Calls `run` once a page chunk has loaded (at once if one has). Returns a cancel function. */
+export function onPageLoaded(run: () => void): () => void {
+  if (pageLoaded) {
+    run();
+    return () => undefined;
+  }
+  pageListeners.add(run);
+  return () => pageListeners.delete(run);
+}
+
 /**
  * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
  * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
@@ -31,6 +45,11 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
       loadPageStyles(),
       loadCatalogs(),
     ]);
+    if (!pageLoaded) {
+      pageLoaded = true;
+      for (const run of pageListeners) run();
+      pageListeners.clear();
+    }
     const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
     const WithQueries = (props: ComponentProps<M[K]>) => (
       <AppMantine>

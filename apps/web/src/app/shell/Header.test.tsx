@@ -14,6 +14,8 @@ const location = () => screen.getByTestId('location').textContent;
  * the two swap is split between them (Deferred.test.tsx covers a click on the stand-in).
  */
 async function openTradeMenu(user: ReturnType<typeof userEvent.setup>) {
+  // The header's parts come at the visitor's first interaction (wanted.ts): a key press here.
+  await user.keyboard('{Shift}');
   await waitFor(() => expect(screen.getByTestId('nav-trade').getAttribute('aria-haspopup')).toBe('menu'));
   await user.click(screen.getByTestId('nav-trade'));
 }
