@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXCHANGES, exchangeDisplayName, type ExchangeKey, type MarketType } from './catalog';
+import { EXCHANGES, type ExchangeKey } from './catalog';
 import { textField, userIdField } from './common';
 
 /**
@@ -143,30 +143,5 @@ export const exchangeCapabilitiesResponse = z.object({
 });
 export type ExchangeCapabilitiesResponse = z.infer<typeof exchangeCapabilitiesResponse>;
 
-/** The capability column of a market type. */
-export function supportsMarket(c: ExchangeCapability, type: MarketType): boolean {
-  switch (type) {
-    case 'Spot':
-      return c.spot;
-    case 'Perpetual':
-      return c.perpetual;
-    case 'Inverse':
-      return c.inverse;
-    case 'Margin':
-      return c.margin;
-  }
-}
-
-/**
- * Said before a start (the forms, under the market type) and by the server when it refuses that start: the
- * same text in both places (the server answers the English one, as its other start refusals).
- */
-export const UNSUPPORTED_MARKET_MESSAGE = {
-  en: '{name} does not support {type} trading with live keys. Choose another market type or exchange, or a paper account.',
-  es: '{name} no admite operar {type} con claves reales. Elige otro tipo de mercado u otro exchange, o una cuenta paper.',
-} as const;
-
-export function unsupportedMarketMessage(lang: 'en' | 'es', exchange: string, type: MarketType): string {
-  const name = exchangeDisplayName(exchange);
-  return UNSUPPORTED_MARKET_MESSAGE[lang].replace('{name}', name).replace('{type}', type);
-}
+// Zod-free, in their own module (the web's start forms import them): ./market-support.ts.
+export { supportsMarket, UNSUPPORTED_MARKET_MESSAGE, unsupportedMarketMessage } from './market-support';

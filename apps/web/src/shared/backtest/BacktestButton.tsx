@@ -1,8 +1,11 @@
 import { Button } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BacktestKind } from './api';
-import { BacktestDialog } from './BacktestDialog';
+
+// Its own chunk, fetched on the first opening: a start form's first visit does not need the dialog, its
+// inputs and the backtest contract's schemas (zod) (issue 39, `/bot-dca`'s first page).
+const BacktestDialog = lazy(() => import('./BacktestDialog').then((m) => ({ default: m.BacktestDialog })));
 
 export interface BacktestButtonProps {
   kind: BacktestKind;
@@ -27,15 +30,17 @@ export function BacktestButton({ kind, getParams, exchange, symbol, onStart }: B
         {t('backtest.button')}
       </Button>
       {open && (
-        <BacktestDialog
-          opened
-          onClose={() => setOpen(false)}
-          kind={kind}
-          getParams={getParams}
-          exchange={exchange}
-          symbol={symbol}
-          onStart={onStart}
-        />
+        <Suspense fallback={null}>
+          <BacktestDialog
+            opened
+            onClose={() => setOpen(false)}
+            kind={kind}
+            getParams={getParams}
+            exchange={exchange}
+            symbol={symbol}
+            onStart={onStart}
+          />
+        </Suspense>
       )}
     </>
   );

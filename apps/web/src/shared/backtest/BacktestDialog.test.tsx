@@ -6,6 +6,9 @@ import { renderApp } from '../../../test/renderApp';
 import { ApiError } from '../api/client';
 import i18n from '../i18n/index';
 import { BacktestButton } from './BacktestButton';
+// The dialog is a lazy chunk (BacktestButton.tsx): loaded here first, so opening it in a test waits for
+// no module transform on a busy machine.
+import './BacktestDialog';
 import { setValue } from '../../../test/setValue';
 
 /** The calls, mocked at the module (the dialog's own logic is what is under test). */

@@ -6,6 +6,10 @@ import { json, renderApp } from '../../../test/renderApp';
 import { DashboardPage } from '../../features/classic-dca/components/DashboardPage';
 import { BotDcaPage } from '../../features/grid-dca/components/BotDcaPage';
 import { GridBotPage } from '../../features/grid/components/GridBotPage';
+// Lazy chunks of the pages (the backtest dialog, the bot dialogs): loaded here first, so opening them in
+// a test waits for no module transform on a busy machine.
+import './BacktestDialog';
+import '../bots/dialogs';
 import i18n from '../i18n/index';
 import { setValue } from '../../../test/setValue';
 

@@ -1,18 +1,35 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { BotEventView, DcaTradeView, PendingOrderView } from '@bytx/contract';
 import type { BotIdentity, ClosedBotRow } from './api';
-import {
-  AttentionDialog,
-  ClosedBotsDialog,
-  EventsDialog,
-  PendingOrdersDialog,
-  ProgressModal,
-  StopDialog,
-  TradeHistoryDialog,
-} from './dialogs';
+import type * as Dialogs from './dialogs';
 import type { useStartFlow, useStopFlow } from './hooks';
 import type { BotScreen } from './screen';
 import type { StartFormState } from './StartForm';
+
+/*
+ * The dialogs are one chunk of their own (./dialogs.tsx with Mantine's Modal, ScrollArea, Table, the
+ * focus trap and the scroll lock), fetched when the first of them opens: a bot screen's first visit
+ * draws none of them (issue 39, `/bot-dca`'s first page). Each is mounted from its first opening on, so
+ * its closing transition still plays.
+ */
+const loadDialogs = () => import('./dialogs');
+const later = <K extends keyof typeof Dialogs>(name: K) =>
+  lazy(async () => ({ default: (await loadDialogs())[name] }));
+const AttentionDialog = later('AttentionDialog');
+const ProgressModal = later('ProgressModal');
+const StopDialog = later('StopDialog');
+const TradeHistoryDialog = later('TradeHistoryDialog');
+const PendingOrdersDialog = later('PendingOrdersDialog');
+const EventsDialog = later('EventsDialog');
+const ClosedBotsDialog = later('ClosedBotsDialog');
+
+/** Renders `children` (a lazy dialog) from the first time `open` is true on. */
+function FromFirstOpen({ open, children }: { open: boolean; children: ReactNode }) {
+  const [opened, setOpened] = useState(open);
+  // Set while rendering (React's pattern for state derived from props): the dialog mounts in this render.
+  if (open && !opened) setOpened(true);
+  return opened ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
 
 /** Which bot's trading history, pending orders or event log is open, and the closed bots' history. */
 export function useBotDialogs<B extends BotIdentity>() {
@@ -95,51 +112,67 @@ export function BotDialogs({
 }) {
   return (
     <>
-      <AttentionDialog screen={screen} opened={form.attention !== null} onAccept={form.acceptAttention} />
-      <ProgressModal
-        screen={screen}
-        kind="start"
-        phase={start.phase}
-        detail={start.detail}
-        onClose={start.close}
-      />
-      <ProgressModal
-        screen={screen}
-        kind="stop"
-        phase={stop.phase}
-        detail={stop.detail}
-        onClose={stop.closeProgress}
-      />
-      <StopDialog
-        screen={screen}
-        bot={stop.bot}
-        onChoose={(m) => void stop.choose(m)}
-        onCancel={stop.cancel}
-      />
-      <TradeHistoryDialog
-        screen={screen}
-        bot={dialogs.history}
-        load={load.history}
-        onClose={() => dialogs.close('history')}
-      />
-      <PendingOrdersDialog
-        screen={screen}
-        bot={dialogs.pending}
-        load={load.pending}
-        onClose={() => dialogs.close('pending')}
-      />
-      <EventsDialog
-        screen={screen}
-        bot={dialogs.events}
-        load={load.events}
-        onClose={() => dialogs.close('events')}
-      />
-      <ClosedBotsDialog
-        screen={screen}
-        opened={dialogs.closed}
-        load={load.closed}
-        onClose={() => dialogs.close('closed')}
-      />
+      <FromFirstOpen open={form.attention !== null}>
+        <AttentionDialog screen={screen} opened={form.attention !== null} onAccept={form.acceptAttention} />
+      </FromFirstOpen>
+      <FromFirstOpen open={start.phase !== null}>
+        <ProgressModal
+          screen={screen}
+          kind="start"
+          phase={start.phase}
+          detail={start.detail}
+          onClose={start.close}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={stop.phase !== null}>
+        <ProgressModal
+          screen={screen}
+          kind="stop"
+          phase={stop.phase}
+          detail={stop.detail}
+          onClose={stop.closeProgress}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={stop.bot !== null}>
+        <StopDialog
+          screen={screen}
+          bot={stop.bot}
+          onChoose={(m) => void stop.choose(m)}
+          onCancel={stop.cancel}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={dialogs.history !== null}>
+        <TradeHistoryDialog
+          screen={screen}
+          bot={dialogs.history}
+          load={load.history}
+          onClose={() => dialogs.close('history')}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={dialogs.pending !== null}>
+        <PendingOrdersDialog
+          screen={screen}
+          bot={dialogs.pending}
+          load={load.pending}
+          onClose={() => dialogs.close('pending')}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={dialogs.events !== null}>
+        <EventsDialog
+          screen={screen}
+          bot={dialogs.events}
+          load={load.events}
+          onClose={() => dialogs.close('events')}
+        />
+      </FromFirstOpen>
+      <FromFirstOpen open={dialogs.closed}>
+        <ClosedBotsDialog
+          screen={screen}
+          opened={dialogs.closed}
+          load={load.closed}
+          onClose={() => dialogs.close('closed')}
+        />
+      </FromFirstOpen>
     </>
   );
 }

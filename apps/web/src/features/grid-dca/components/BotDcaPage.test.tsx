@@ -7,6 +7,9 @@ import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
 import { pageWindow } from '../api/dca';
 import { BotDcaPage } from './BotDcaPage';
+// The bot dialogs are a lazy chunk (shared/bots/BotDialogs.tsx): loaded here first, so opening one in a
+// test waits for no module transform on a busy machine.
+import '../../../shared/bots/dialogs';
 import { setValue } from '../../../../test/setValue';
 
 const user = { id: 'u1', email: 'me@example.com' };
