@@ -168,14 +168,18 @@ const SEED_CHUNK = 1_000;
  * A fresh database: PGlite in a temp folder (as the server keeps it) or a database created on
  * DATABASE_URL's server and dropped by `close`; migrated by openDatabase as the server does.
  */
-async function databaseStores(kind: 'pglite' | 'postgres', at: DatabaseLocation): Promise<Stores> {
+async function databaseStores(
+  kind: 'pglite' | 'postgres',
+  at: DatabaseLocation,
+  sendLane: boolean,
+): Promise<Stores> {
   const database = await openDatabase({
     databaseUrl: kind === 'postgres' ? at.url : undefined,
     dataDir: path.join(at.dataDir, 'db'),
   });
   const repo = new BotsRepository(database.db);
   return {
-    store: GROUP_COMMIT ? new GroupCommitStore(repo, database.db) : repo,
+    store: GROUP_COMMIT ? new GroupCommitStore(repo, database.db, { sendLane }) : repo,
     paperStore: new DbPaperStore(database.db),
     seed: async (rows) => {
       // Bulk inserts: 10,000 users and bots in 20 statements rather than 20,000.
@@ -245,8 +249,28 @@ async function run(a: RunArgs) {
     subscribe: (symbol, listener) => simFeed.subscribe(symbol, listener),
     isListed: (symbol) => simFeed.isListed(symbol),
   };
-  const stores = storeKind === 'memory' ? memoryStores() : await databaseStores(storeKind, a.at!);
+  const stores =
+    storeKind === 'memory' ? memoryStores() : await databaseStores(storeKind, a.at!, a.sendLane ?? true);
   const { store, paperStore } = stores;
+  /** Every group commit of the runner's and the paper accounts' writes: from the batch's start to its commit. */
+  const commits: { of: 'runner' | 'paper'; ms: number; items: number }[] = [];
+  for (const [of, s] of [
+    ['runner', store],
+    ['paper', paperStore],
+  ] as const) {
+    // The stores' GroupCommit (lib/batcher.ts), timed from outside: bench instrumentation only.
+    const gc = (s as unknown as { batch?: { opts: { commit: (items: unknown[]) => Promise<void> } } }).batch;
+    if (!gc) continue;
+    const commit = gc.opts.commit;
+    gc.opts.commit = async (items) => {
+      const t = performance.now();
+      try {
+        await commit(items);
+      } finally {
+        commits.push({ of, ms: performance.now() - t, items: items.length });
+      }
+    };
+  }
   const start: Record<string, number> = {};
   for (const s of SYMBOLS) start[s] = sim.setPrice(EX, s, sim.price(EX, s));
   const toTicker = (symbol: string, price: number, ts: number): Ticker => ({
@@ -275,6 +299,21 @@ async function run(a: RunArgs) {
   const fillAt = new Map<string, number>();
   /** Fill reaching the runner → the first order its decision sends reaching the venue. */
   const sendLat: number[] = [];
+  /**
+   * The same fill's stages: reaching the runner → its step's write handed to the store (the bot's queue,
+   * the decision and the paper account's save of the fill), then that write's commit (journal before send).
+   */
+  const handedLat: number[] = [];
+  const journalWait: number[] = [];
+  const write = store.write.bind(store);
+  store.write = (w, opts) => {
+    const at = w.newOrders?.length ? fillAt.get(w.botId) : undefined;
+    const p = write(w, opts);
+    if (at === undefined) return p;
+    const handed = performance.now();
+    handedLat.push(handed - at);
+    return p.then(() => void journalWait.push(performance.now() - handed));
+  };
   let commands = 0;
   const runner = new BotRunner({
     kinds: botKinds,
@@ -391,6 +430,9 @@ async function run(a: RunArgs) {
   lat.length = 0;
   orderLat.length = 0;
   sendLat.length = 0;
+  handedLat.length = 0;
+  journalWait.length = 0;
+  commits.length = 0;
   fillAt.clear();
   commands = 0;
   if (global.gc) global.gc();
@@ -418,7 +460,26 @@ async function run(a: RunArgs) {
   lat.sort((a, b) => a - b);
   orderLat.sort((a, b) => a - b);
   sendLat.sort((a, b) => a - b);
+  handedLat.sort((a, b) => a - b);
+  journalWait.sort((a, b) => a - b);
+  const commitsOf = (of: 'runner' | 'paper') => {
+    const c = commits.filter((x) => x.of === of);
+    const ms = c.map((x) => x.ms).sort((a, b) => a - b);
+    return {
+      n: c.length,
+      ms: ms.reduce((a, b) => a + b, 0),
+      p99: pct(ms, 99),
+      items: c.reduce((a, b) => a + b.items, 0),
+    };
+  };
   return {
+    sendLane: a.sendLane ?? null,
+    handedP50: pct(handedLat, 50),
+    handedP99: pct(handedLat, 99),
+    journalP50: pct(journalWait, 50),
+    journalP99: pct(journalWait, 99),
+    runnerCommits: commitsOf('runner'),
+    paperCommits: commitsOf('paper'),
     scenario,
     storeKind,
     nBots,
@@ -451,6 +512,8 @@ interface RunArgs {
   storeKind: StoreKind;
   /** The database (database stores). */
   at?: DatabaseLocation;
+  /** Database stores: GroupCommitStore's send lane on (default) or off (one FIFO queue, the runner before issue 45 point 6). */
+  sendLane?: boolean | undefined;
   /** `seed`: create the users and bots, then end; `measure`: run on them (`seedMs`: what seeding took). */
   phase?: 'seed' | 'measure';
   seedMs?: number;
@@ -506,6 +569,11 @@ if (process.env.BOTS_BENCH_ONE && process.argv[1] === import.meta.filename) {
   process.exit(0);
 }
 
+const laneLabel = (r: { sendLane: boolean | null }) =>
+  r.sendLane === null ? '' : r.sendLane ? ' (send lane)' : ' (one queue)';
+const fmtCommits = (c: { n: number; ms: number; p99: number; items: number }) =>
+  `${c.n} × ${c.n ? (c.items / c.n).toFixed(0) : 0} items, ${c.ms.toFixed(0)} ms in all, p99 ${c.p99.toFixed(0)} ms`;
+
 export default async function botsBench(): Promise<BenchSection[]> {
   const ticks = Number(process.env.TICKS ?? 10);
   const small = Number(process.env.SMALL ?? 1_000);
@@ -516,27 +584,53 @@ export default async function botsBench(): Promise<BenchSection[]> {
     .split(',')
     .filter((k) => k !== 'postgres' || !pgSkipped) as StoreKind[];
   if (pgSkipped) console.log('[skip] bots bench on PostgreSQL: DATABASE_URL is not set');
-  const results: Measured[] = [];
+  const results: (Measured & { load: number })[] = [];
+  // SEND_LANE=0 / 1: one setting; default both, the queue before issue 45 point 6 first, in the same run.
+  const lanes =
+    process.env.SEND_LANE === '0' ? [false] : process.env.SEND_LANE === '1' ? [true] : [false, true];
   for (const scenario of scenarios) {
     for (const n of [small, large]) {
       for (const kind of stores) {
         // The database stores run the goal's size only (DB_SMALL=1: both), so the bench stays within
         // minutes: starting 10,000 bots on a database is most of a run.
         if (kind !== 'memory' && n !== large && process.env.DB_SMALL !== '1') continue;
-        const r = await runApart({ nBots: n, ticks, scenario, storeKind: kind });
-        console.log(
-          `${scenario} ${n} ${kind}: p99 ${r.p99.toFixed(2)} ms, fill p99 ${r.orderP99.toFixed(1)} ms (sent ${r.sendP99.toFixed(1)}), ` +
-            `${r.rssMb.toFixed(0)} MB, setup ${r.setupS.toFixed(1)} s`,
-        );
-        results.push(r);
+        // The database stores run each commit setting asked (SEND_LANE), one after the other in this run.
+        for (const sendLane of kind === 'memory' ? [undefined] : lanes) {
+          const r = await runApart({ nBots: n, ticks, scenario, storeKind: kind, sendLane });
+          console.log(
+            `${scenario} ${n} ${kind}${laneLabel(r)}: load ${os.loadavg()[0]!.toFixed(1)}, p99 ${r.p99.toFixed(2)} ms, fill p99 ${r.orderP99.toFixed(1)} ms, ` +
+              `fill → handed p50/p99 ${r.handedP50.toFixed(0)}/${r.handedP99.toFixed(0)}, journal commit ${r.journalP50.toFixed(0)}/${r.journalP99.toFixed(0)}, ` +
+              `sent ${r.sendP50.toFixed(0)}/${r.sendP99.toFixed(0)} ms; commits runner ${fmtCommits(r.runnerCommits)}, paper ${fmtCommits(r.paperCommits)}; ` +
+              `${r.rssMb.toFixed(0)} MB, setup ${r.setupS.toFixed(1)} s`,
+          );
+          results.push({ ...r, load: os.loadavg()[0]! });
+        }
       }
     }
   }
   const row = (r: (typeof results)[number]) =>
-    `| ${r.storeKind} | ${r.scenario} | ${r.nBots.toLocaleString('en')} | ${r.ticks} | ${r.steps.toLocaleString('en')} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.max.toFixed(1)} | ${r.orderSteps.toLocaleString('en')} | ${r.orderP50.toFixed(2)} | ${r.orderP99.toFixed(2)} | ${r.sendP50.toFixed(1)} / ${r.sendP99.toFixed(1)} | ${r.commands.toLocaleString('en')} | ${r.trades.toLocaleString('en')} | ${r.cpuPct.toFixed(0)}% | ${r.rssMb.toFixed(0)} | ${r.gcCount} / ${r.gcTotalMs.toFixed(0)} / ${r.gcMaxMs.toFixed(1)} | ${r.seedS.toFixed(1)} / ${r.setupS.toFixed(1)} |`;
+    `| ${r.storeKind}${laneLabel(r)} | ${r.scenario} | ${r.nBots.toLocaleString('en')} | ${r.ticks} | ${r.steps.toLocaleString('en')} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.max.toFixed(1)} | ${r.orderSteps.toLocaleString('en')} | ${r.orderP50.toFixed(2)} | ${r.orderP99.toFixed(2)} | ${r.sendP50.toFixed(1)} / ${r.sendP99.toFixed(1)} | ${r.commands.toLocaleString('en')} | ${r.trades.toLocaleString('en')} | ${r.cpuPct.toFixed(0)}% | ${r.rssMb.toFixed(0)} | ${r.gcCount} / ${r.gcTotalMs.toFixed(0)} / ${r.gcMaxMs.toFixed(1)} | ${r.seedS.toFixed(1)} / ${r.setupS.toFixed(1)} |`;
   const ratio = (v: number, base: number) => (base > 0 ? `×${(v / base).toFixed(1)}` : '–');
+  // A database store's row in the goals table is its last setting run (the send lane, when both ran).
   const find = (scenario: Scenario, n: number, kind: StoreKind) =>
-    results.find((r) => r.scenario === scenario && r.nBots === n && r.storeKind === kind);
+    results.findLast((r) => r.scenario === scenario && r.nBots === n && r.storeKind === kind);
+  // fill → order sent with one queue (before) and the send lane, same run, each database store.
+  const lanesTable = scenarios.flatMap((scenario) =>
+    stores.flatMap((kind) => {
+      const of = (lane: boolean) =>
+        results.find(
+          (r) => r.scenario === scenario && r.nBots === large && r.storeKind === kind && r.sendLane === lane,
+        );
+      const [before, after] = [of(false), of(true)];
+      if (!before || !after || scenario !== 'stress') return [];
+      return [
+        `| ${kind} | ${before.load.toFixed(1)} / ${after.load.toFixed(1)} | ${before.sendP50.toFixed(0)} / ${before.sendP99.toFixed(0)} | ` +
+          `${after.sendP50.toFixed(0)} / ${after.sendP99.toFixed(0)} | ×${(after.sendP99 / before.sendP99).toFixed(2)} | ` +
+          `${before.handedP99.toFixed(0)} → ${after.handedP99.toFixed(0)} | ${before.journalP99.toFixed(0)} → ${after.journalP99.toFixed(0)} | ` +
+          `${before.p99.toFixed(2)} → ${after.p99.toFixed(2)} (×${(after.p99 / before.p99).toFixed(2)}) | ${after.sendP99 <= 250 ? 'met' : 'NOT met'} |`,
+      ];
+    }),
+  );
   // Goals at 10,000 bots: tick → decision p99 ≤ 5 ms and RSS ≤ 1 GB in both scenarios, fills p99 ≤ 50 ms
   // in the stress scenario (the market walk fills next to nothing in 10 s).
   const summary = scenarios.flatMap((scenario) =>
@@ -579,6 +673,16 @@ export default async function botsBench(): Promise<BenchSection[]> {
     '| scenario | store | p99 tick → decision ms | ratio | fill p99 ms | ratio | peak RSS MB | ratio | goals |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...summary,
+    ...(lanesTable.length
+      ? [
+          '',
+          `Fill → order sent at ${large.toLocaleString('en')} bots (stress), the runner's writes in one FIFO queue (before issue 45 point 6) and with the send lane (journal rows an order waits for go first), one after the other in this run; goal p99 ≤ 250 ms. Stages (p99): fill → its step's write handed to the store (bot queue, decision, the paper save of the fill), then that write's commit. Load: 1-minute load average at each end.`,
+          '',
+          '| store | load | one queue p50 / p99 ms | send lane p50 / p99 ms | p99 ratio | → handed p99 ms | journal commit p99 ms | tick p99 ms | goal |',
+          '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+          ...lanesTable,
+        ]
+      : []),
   ].join('\n');
   return [{ title: 'Grid Bot DCA runner: 1,000 and 10,000 bots', markdown }];
 }

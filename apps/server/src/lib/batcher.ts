@@ -8,11 +8,27 @@
  * Nothing is acknowledged before it is durable, so callers keep their ordering guarantees (the order
  * journal is written before the venue is called). A failed batch rolled back whole: its items are then
  * committed one by one, in order, so one bad item fails only its own caller.
+ *
+ * **The send lane** (`add(item, {key, urgent: true})`, issue 45 point 6). An item someone is about to
+ * send an order on (a journal row: nothing reaches the venue before it commits) does not wait behind the
+ * bulk of writes nobody waits for (log lines, states, `open` updates). When urgent items wait, the next
+ * transaction holds only them and the items added before them under the same key (or under no key:
+ * such an item may touch anything, so everything before it goes too), in the order they were added;
+ * everything else waits for a later batch. So the items of one key still commit in the order they were
+ * added, and a barrier still resolves only once everything added before it has committed. Bulk batches
+ * hold at most `maxBulk` items, so an urgent item that arrives during one waits for little; with
+ * `overlap` (several connections) it does not wait for it at all when no key is in both. Without keys or
+ * urgent items this is the plain FIFO group commit.
  */
 export class GroupCommit<T> {
-  private waiting: { item: T | undefined; resolve: () => void; reject: (err: unknown) => void }[] = [];
-  private running: Promise<void> | null = null;
+  private waiting: Waiting<T>[] = [];
+  /** The bulk (or only) transaction under way, with the keys of its items; null when none. */
+  private bulk: Batch | null = null;
+  /** The send-lane transaction under way beside `bulk` (`overlap` only). */
+  private lane: Batch | null = null;
   private scheduled = false;
+  /** Urgent items among `waiting`. */
+  private urgent = 0;
 
   constructor(
     private readonly opts: {
@@ -22,22 +38,44 @@ export class GroupCommit<T> {
       one: (item: T) => Promise<void>;
       /** Items per transaction at most (a bound on its size and on the first caller's wait). */
       maxBatch?: number;
+      /** Items per bulk transaction (no urgent item in it) at most; default maxBatch. */
+      maxBulk?: number;
+      /** How long (ms) the oldest item may wait while urgent items go first; then a bulk batch goes. */
+      bulkWaitMs?: number;
+      /**
+       * A send-lane transaction may run beside a bulk one when no key is in both (a database with
+       * several connections: PostgreSQL). Never two bulk or two send-lane transactions at once.
+       */
+      overlap?: boolean;
     },
   ) {}
 
-  /** Resolves once `item` is committed (with the others of its batch). */
-  add(item: T): Promise<void> {
+  /**
+   * Resolves once `item` is committed (with the others of its batch). `key`: what the item writes
+   * (items of one key commit in the order added; none = may touch anything). `urgent`: someone waits
+   * for it to send (the send lane, above).
+   */
+  add(item: T, lane?: { key?: string | undefined; urgent?: boolean }): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
+      const urgent = lane?.urgent === true;
+      this.waiting.push({ item, key: lane?.key, urgent, at: performance.now(), resolve, reject });
+      if (urgent) this.urgent++;
       this.schedule();
     });
   }
 
   /** Resolves once everything added before the call is committed or has failed (reads wait for it). */
   barrier(): Promise<void> {
-    if (this.waiting.length === 0 && this.running === null) return Promise.resolve();
+    if (this.waiting.length === 0 && this.bulk === null && this.lane === null) return Promise.resolve();
     return new Promise((resolve) => {
-      this.waiting.push({ item: undefined, resolve, reject: () => resolve() });
+      this.waiting.push({
+        item: undefined,
+        key: undefined,
+        urgent: false,
+        at: performance.now(),
+        resolve,
+        reject: () => resolve(),
+      });
       this.schedule();
     });
   }
@@ -47,49 +85,129 @@ export class GroupCommit<T> {
     return this.waiting.length;
   }
 
+  /** Whether a transaction could start now (nothing runs, or a send-lane batch may overlap the bulk one). */
+  private canStart(): boolean {
+    if (this.bulk === null && this.lane === null) return true;
+    return (
+      this.opts.overlap === true &&
+      this.lane === null &&
+      this.bulk !== null &&
+      !this.bulk.all &&
+      this.urgent > 0
+    );
+  }
+
   private schedule(): void {
-    if (this.scheduled || this.running) return;
+    if (this.scheduled || !this.canStart()) return;
     this.scheduled = true;
     // setImmediate, not a microtask: the writes of one tick's fan-out are made in promise continuations,
     // all of which run before it, so they land in one batch.
     setImmediate(() => {
       this.scheduled = false;
-      void this.drain();
+      this.drain();
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    const batch = this.waiting.splice(0, this.opts.maxBatch ?? 2_000);
+  /**
+   * The next batch, taken out of `waiting`: the send lane's when urgent items wait, else the oldest.
+   * `beside`: the bulk transaction under way; a send-lane batch sharing a key with it is not taken.
+   */
+  private take(beside: Batch | null): Waiting<T>[] {
+    const max = this.opts.maxBatch ?? 2_000;
+    const bulk = Math.min(max, this.opts.maxBulk ?? max);
+    // Bulk first when its oldest item has waited too long, so a stream of urgent items starves nothing.
+    const oldest = this.waiting[0];
+    const starved = oldest !== undefined && performance.now() - oldest.at > (this.opts.bulkWaitMs ?? 250);
+    if (this.urgent === 0 || (starved && beside === null)) return this.waiting.splice(0, bulk);
+    // Backwards from the newest: an item goes when it is urgent, when a taken item after it has its key,
+    // or when a taken item after it has no key (it may depend on anything before it). Barriers stay:
+    // they resolve in the bulk batch that takes everything before them.
+    const taken = new Uint8Array(this.waiting.length);
+    const keys = new Set<string>();
+    let all = false;
+    let anyTaken = false;
+    for (let i = this.waiting.length - 1; i >= 0; i--) {
+      const e = this.waiting[i]!;
+      if (e.item === undefined) continue;
+      if (!(e.urgent || all || (e.key === undefined ? anyTaken : keys.has(e.key)))) continue;
+      taken[i] = 1;
+      anyTaken = true;
+      if (e.key === undefined) all = true;
+      else keys.add(e.key);
+    }
+    // Beside a bulk transaction only when no item of the batch waits for one of it (same key).
+    if (beside !== null && (all || [...keys].some((k) => beside.keys.has(k)))) return [];
+    // At most `max` of them, the oldest: what an item depends on is older, so they are complete.
+    const batch: Waiting<T>[] = [];
+    const rest: Waiting<T>[] = [];
+    for (const [i, e] of this.waiting.entries()) {
+      if (taken[i] === 1 && batch.length < max) batch.push(e);
+      else rest.push(e);
+    }
+    this.waiting = rest;
+    return batch;
+  }
+
+  private drain(): void {
+    if (!this.canStart()) return;
+    const beside = this.bulk;
+    const batch = this.take(beside);
     if (batch.length === 0) return;
     const items: T[] = [];
-    for (const e of batch) if (e.item !== undefined) items.push(e.item);
-    this.running = (async () => {
-      try {
-        if (items.length > 0) await this.opts.commit(items);
-        for (const e of batch) e.resolve();
-      } catch {
-        for (const e of batch) {
-          if (e.item === undefined) {
-            e.resolve();
-            continue;
-          }
-          try {
-            await this.opts.one(e.item);
-            e.resolve();
-          } catch (err) {
-            e.reject(err);
-          }
+    const run: Batch = { keys: new Set(), all: false };
+    for (const e of batch) {
+      if (e.urgent) this.urgent--;
+      if (e.item === undefined) continue;
+      items.push(e.item);
+      if (e.key === undefined) run.all = true;
+      else run.keys.add(e.key);
+    }
+    // Alone, it holds `bulk` (whatever it is); beside it, `lane`. Only a send-lane batch starts beside
+    // another, never beside a batch with an item of no key, and nothing starts beside two.
+    if (beside === null) this.bulk = run;
+    else this.lane = run;
+    void this.commitBatch(batch, items).finally(() => {
+      if (this.bulk === run) this.bulk = null;
+      if (this.lane === run) this.lane = null;
+      if (this.waiting.length > 0) this.schedule();
+    });
+  }
+
+  private async commitBatch(batch: Waiting<T>[], items: T[]): Promise<void> {
+    try {
+      if (items.length > 0) await this.opts.commit(items);
+      for (const e of batch) e.resolve();
+    } catch {
+      for (const e of batch) {
+        if (e.item === undefined) {
+          e.resolve();
+          continue;
+        }
+        try {
+          await this.opts.one(e.item);
+          e.resolve();
+        } catch (err) {
+          e.reject(err);
         }
       }
-    })();
-    try {
-      await this.running;
-    } finally {
-      this.running = null;
-      if (this.waiting.length > 0) this.schedule();
     }
   }
+}
+
+/** A transaction under way: the keys of its items (`all`: one has none). */
+interface Batch {
+  keys: Set<string>;
+  all: boolean;
+}
+
+interface Waiting<T> {
+  item: T | undefined;
+  key: string | undefined;
+  urgent: boolean;
+  /** When it was added (performance.now()). */
+  at: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 
 /**

@@ -554,13 +554,10 @@ export class BotHandle {
         w.stoppedAt = new Date(this.now());
         events.push({ botId: this.id, level: 'info', code: 'stopped', params: { reason: stoppedReason } });
       }
-      if (
-        newOrders.length > 0 ||
-        cancelIds.length > 0 ||
-        stoppedReason !== null ||
-        !this.deps.store.flushed
-      ) {
-        await this.deps.store.write(w);
+      const sends = newOrders.length > 0 || cancelIds.length > 0;
+      if (sends || stoppedReason !== null || !this.deps.store.flushed) {
+        // A write an order or a cancel waits for goes by the store's send lane (issue 45 point 6).
+        await this.deps.store.write(w, sends ? { send: true } : undefined);
       } else {
         // Nothing of this step reaches a venue, so nothing has to wait for its commit: the store commits
         // writes in the order they were made, so any later one (an order's journal row included) lands

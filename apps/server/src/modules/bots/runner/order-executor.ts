@@ -117,7 +117,7 @@ export class OrderExecutor {
   private async skipLiquidated(clientOrderId: string): Promise<void> {
     const entry = this.journal.get(clientOrderId);
     if (entry) entry.status = 'rejected';
-    await this.deps.store.updateOrder(clientOrderId, { status: 'rejected' });
+    await this.deps.store.updateOrder(clientOrderId, { status: 'rejected' }, this.bot.id);
     await this.bot.logEvent('info', 'order_skipped_liquidated', { clientOrderId });
   }
 
@@ -522,7 +522,7 @@ export class OrderExecutor {
         );
       } else if (wasPending || fromPlace) {
         await before;
-        const open = this.deps.store.updateOrder(cid, { ...base, status: 'open' });
+        const open = this.deps.store.updateOrder(cid, { ...base, status: 'open' }, this.bot.id);
         // Only a record (the venue's id, open): nothing sent depends on it, and the store commits it
         // before any later write of the order. A crash before it leaves the row pending_submit, which the
         // reconcile looks up on the venue by its client id. A store without ordered flushes is awaited.

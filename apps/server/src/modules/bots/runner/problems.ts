@@ -104,7 +104,7 @@ export class ProblemWatch {
         // Sent in the exchange's form of the journal's id (packages/venues/src/exchanges/client-ids.ts).
         const found = await venue.fetchOrderByClientId(venueClientIdOf(exchange, o.clientOrderId), o.symbol);
         if (found?.status === 'open') await venue.cancelOrder(found.id, o.symbol);
-        await this.deps.store.updateOrder(o.clientOrderId, { cancelRequested: true });
+        await this.deps.store.updateOrder(o.clientOrderId, { cancelRequested: true }, row.id);
       } catch (err) {
         this.deps.log.warn({ err, botId: row.id }, 'could not cancel an order of a paused bot');
       }

@@ -6,8 +6,14 @@ import type { BotOrderRow, BotRow, BotWrite, NewBotEventRow, NewBotOrderRow } fr
 /** What the runner needs from the database (BotsRepository; the benchmark passes an in-memory one). */
 export interface RunnerStore {
   byId(id: string): Promise<BotRow | null>;
-  write(w: BotWrite): Promise<void>;
-  updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>): Promise<void>;
+  /**
+   * `send`: an order is sent as soon as this write commits (its journal row, journal before send); a
+   * store may commit it ahead of writes nobody waits for (GroupCommitStore's send lane), never ahead of
+   * an earlier write of the same bot.
+   */
+  write(w: BotWrite, opts?: { send?: boolean }): Promise<void>;
+  /** `botId`: the order's bot, so a store that reorders writes of different bots keeps this one's place. */
+  updateOrder(clientOrderId: string, patch: Partial<NewBotOrderRow>, botId?: string): Promise<void>;
   liveOrders(botId: string): Promise<BotOrderRow[]>;
   knownClientIds(botId: string): Promise<Set<string>>;
   event(e: NewBotEventRow): Promise<void>;
