@@ -157,17 +157,22 @@ function phaseMedians(starts: Start[]): string {
 }
 
 export default async function restartBench(): Promise<BenchSection[]> {
+  const bundle = await buildServerBundle();
+  // The harness's own starts (the install's set-up) run the same bundle.
+  process.env.BYTX_SERVER_BUNDLE = bundle;
   serverArgs =
     RUN === 'tsx'
       ? ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')]
-      : ['--enable-source-maps', await buildServerBundle()];
+      : ['--enable-source-maps', bundle];
   const rows: string[] = [];
   const phaseRows: string[] = [];
   const load0 = os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
-  for (const chain of ['embedded', 'off'] as const) {
+  // BENCH_RESTART_CHAINS=off: one of the two campaigns only.
+  const chains = (process.env.BENCH_RESTART_CHAINS ?? 'embedded,off').split(',') as ('embedded' | 'off')[];
+  for (const chain of chains) {
     const fresh = await freshStart(chain);
     const starts = await campaign(chain);
     const h = starts.map((s) => s.health);
