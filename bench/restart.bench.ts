@@ -97,10 +97,12 @@ const median = (v: number[]) => {
 };
 
 /** An install with 2 running bots (set up through the harness's server), then KILLS kill/restart cycles. */
-async function campaign(chain: 'embedded' | 'off') {
+async function campaign(chain: 'embedded' | 'off', installed: string) {
   const env = { CHAIN: chain };
   // The first start of an empty install (fresh DATA_DIR: migrations, and the chain deployed when embedded).
-  const first = await startServer({ ...env, BOT_RUNNER: '1' }, undefined, { fresh: true });
+  // On the install the first start just made (a second empty install's cluster creation took over the
+  // harness's 120 s at load 22).
+  const first = await startServer({ ...env, BOT_RUNNER: '1' }, installed);
   const dataDir = first.dataDir;
   const email = `restart-${chain}@example.com`;
   await registerViaApi(first.baseUrl, first.outboxDir, email, BENCH_PASSWORD);
@@ -138,11 +140,11 @@ async function campaign(chain: 'embedded' | 'off') {
 }
 
 /** The first start of an empty install, timed the same way. */
-async function freshStart(chain: 'embedded' | 'off'): Promise<Start> {
+async function freshStart(chain: 'embedded' | 'off'): Promise<{ start: Start; dir: string }> {
   const dir = (await import('node:fs')).mkdtempSync(path.join(os.tmpdir(), 'bytx-restart-'));
   const s = await timedStart(dir, { CHAIN: chain });
   await kill9(s.child);
-  return s.start;
+  return { start: s.start, dir };
 }
 
 /** Median of each phase over the starts that logged it (ms). */
@@ -173,8 +175,8 @@ export default async function restartBench(): Promise<BenchSection[]> {
   // BENCH_RESTART_CHAINS=off: one of the two campaigns only.
   const chains = (process.env.BENCH_RESTART_CHAINS ?? 'embedded,off').split(',') as ('embedded' | 'off')[];
   for (const chain of chains) {
-    const fresh = await freshStart(chain);
-    const starts = await campaign(chain);
+    const { start: fresh, dir } = await freshStart(chain);
+    const starts = await campaign(chain, dir);
     const h = starts.map((s) => s.health);
     const r = starts.map((s) => s.ready);
     const f = (v: number) => (v / 1000).toFixed(2);
