@@ -61,6 +61,27 @@ describe('reads kept in memory stay exact', () => {
     expect(JSON.stringify(listed.body)).not.toContain('binance');
   });
 
+  it('the OpenAPI document marks the POSTs that only read (the read bench takes its calls from it)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const doc = res.json<{ paths: Record<string, Record<string, { 'x-read-only'?: boolean }>> }>();
+    const marked = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => ({ path, m, op })))
+      .filter((o) => o.op['x-read-only'] === true);
+    expect(marked.every((o) => o.m === 'post')).toBe(true);
+    const paths = marked.map((o) => o.path);
+    for (const p of [
+      '/api/pnls_actuales',
+      '/api/precios_actuales',
+      '/api/vncs_actuales',
+      '/api/estado_conexion',
+    ]) {
+      expect(paths).toContain(p);
+    }
+    for (const p of ['/api/start_bot_dca', '/api/conectar_exchange', '/api/dca/pending_orders/sell']) {
+      expect(paths).not.toContain(p);
+    }
+  });
+
   it('a load that ran while a write landed is handed to its caller and not kept', async () => {
     const cache = new ConnectionRowsCache();
     // Enabled on a stand-in client (the cache only needs something to watch).

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { READ_ONLY } from '../../lib/read-only';
 import { currentUser } from '../../plugins/auth';
 import { BotsRepository } from './bots.repository';
 import { BotsService } from './bots.service';
@@ -154,7 +155,7 @@ export async function botsModule(
 
   app.post(
     '/api/min_cost',
-    { ...auth, schema: { tags, summary: 'Minimum order cost of a pair', body: minCostBody } },
+    { ...auth, schema: { ...READ_ONLY, tags, summary: 'Minimum order cost of a pair', body: minCostBody } },
     async (req) => checks.minCost(req.body.exchange, req.body.symbol),
   );
 
@@ -207,7 +208,10 @@ export async function botsModule(
 
   app.post(
     '/api/precios_actuales',
-    { ...auth, schema: { tags, summary: 'Current prices of the active bots', body: userOnlyBody } },
+    {
+      ...auth,
+      schema: { ...READ_ONLY, tags, summary: 'Current prices of the active bots', body: userOnlyBody },
+    },
     // Cached until a write to the user's bots or a tick of one of the pairs (read-cache.ts).
     async (req, reply) => {
       const userId = currentUser(req).id;
@@ -221,7 +225,7 @@ export async function botsModule(
       ...auth,
       // Polled with the same body (every active bot's pair) every few seconds: validated once per body.
       config: { memoizeBody: true },
-      schema: { tags, summary: 'Realized PnL per active bot', body: pnlsActualesBody },
+      schema: { ...READ_ONLY, tags, summary: 'Realized PnL per active bot', body: pnlsActualesBody },
     },
     // Cached per filter until a write to the user's bots, a tick of a pair read, or the next second (ttr).
     async (req, reply) => {

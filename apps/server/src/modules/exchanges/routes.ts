@@ -12,6 +12,7 @@ import {
 import { exchangeCapabilities } from '@bytx/venues';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { READ_ONLY } from '../../lib/read-only';
 import { currentUser } from '../../plugins/auth';
 import { AddressesRepository } from '../wallet/addresses.repository';
 import { connectionRowsFor } from './connections-cache';
@@ -68,6 +69,7 @@ export const exchangesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     {
       onRequest: app.authenticate,
       schema: {
+        ...READ_ONLY,
         tags: ['exchanges'],
         summary: 'Which of the 20 exchanges the user has connected (paper or live)',
         security: bearer,

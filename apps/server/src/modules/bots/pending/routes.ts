@@ -8,6 +8,7 @@ import {
   pendingUserQuery,
 } from '@bytx/contract';
 import { z } from 'zod';
+import { READ_ONLY } from '../../../lib/read-only';
 import { currentUser } from '../../../plugins/auth';
 import type { KindPlugin } from '../kind-plugin';
 import { DustJob } from './dust';
@@ -87,7 +88,10 @@ export const pendingRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
 
   app.post(
     '/api/pending/drawdowns/refresh',
-    { ...auth, schema: { tags, summary: 'Drawdowns of these open lots', body: drawdownsRefreshBody } },
+    {
+      ...auth,
+      schema: { ...READ_ONLY, tags, summary: 'Drawdowns of these open lots', body: drawdownsRefreshBody },
+    },
     async (req) => pending.drawdowns(currentUser(req).id, req.body.ids),
   );
 

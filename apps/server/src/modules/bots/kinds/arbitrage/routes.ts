@@ -5,6 +5,7 @@ import {
   arbitrageStatusBody,
   arbitrageStopBody,
 } from '@bytx/contract';
+import { READ_ONLY } from '../../../../lib/read-only';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
 import { ArbitrageService } from './service';
@@ -54,6 +55,7 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
     {
       ...auth,
       schema: {
+        ...READ_ONLY,
         tags,
         summary: 'Round trips of the user’s Arbitrage bots, newest first',
         body: arbitrageHistoryBody,
@@ -74,6 +76,7 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
     {
       ...auth,
       schema: {
+        ...READ_ONLY,
         tags,
         summary: 'Whether the Arbitrage bot is active, both exchanges connected, its live spread and PnL',
         body: arbitrageStatusBody,

@@ -8,6 +8,7 @@ import {
   updateTpVncBody,
   vncsActualesBody,
 } from '@bytx/contract';
+import { READ_ONLY } from '../../../../lib/read-only';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
 import { ClassicDcaService } from './service';
@@ -80,7 +81,10 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
 
   app.post(
     '/api/vncs_actuales',
-    { ...auth, schema: { tags, summary: 'VNC quantities of the user’s pairs', body: vncsActualesBody } },
+    {
+      ...auth,
+      schema: { ...READ_ONLY, tags, summary: 'VNC quantities of the user’s pairs', body: vncsActualesBody },
+    },
     async (req) => ({ success: true, vncs: await classic.vncs(currentUser(req).id, req.body.bots) }),
   );
 
@@ -88,7 +92,12 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
     '/api/dcas_actuales',
     {
       ...auth,
-      schema: { tags, summary: 'Average entry of each active classic DCA bot', body: dcasActualesBody },
+      schema: {
+        ...READ_ONLY,
+        tags,
+        summary: 'Average entry of each active classic DCA bot',
+        body: dcasActualesBody,
+      },
     },
     async (req) => ({ success: true, dcas: await classic.dcas(currentUser(req).id, req.body.bots) }),
   );

@@ -6,6 +6,7 @@ import {
   gridNivelesBody,
   gridStartBody,
 } from '@bytx/contract';
+import { READ_ONLY } from '../../../../lib/read-only';
 import { currentUser } from '../../../../plugins/auth';
 import type { KindPlugin } from '../../kind-plugin';
 import { GridService } from './service';
@@ -22,6 +23,7 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
     {
       ...auth,
       schema: {
+        ...READ_ONLY,
         tags,
         summary: 'Grid levels of a range at the price (nothing placed)',
         body: gridNivelesBody,
@@ -41,7 +43,10 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
 
   app.post(
     '/api/gridbot/activos',
-    { ...auth, schema: { tags, summary: 'Active Grid bots of the user', body: gridActivosBody } },
+    {
+      ...auth,
+      schema: { ...READ_ONLY, tags, summary: 'Active Grid bots of the user', body: gridActivosBody },
+    },
     // Answered from the read cache until a write to the user's bots (read-cache.ts).
     async (req, reply) => {
       const userId = currentUser(req).id;
@@ -70,7 +75,12 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
     '/api/gridbot/historial',
     {
       ...auth,
-      schema: { tags, summary: 'Closed Grid bots of the user with their PnL', body: gridHistorialBody },
+      schema: {
+        ...READ_ONLY,
+        tags,
+        summary: 'Closed Grid bots of the user with their PnL',
+        body: gridHistorialBody,
+      },
     },
     async (req) => ({ ok: true, success: true, history: await grid.history(currentUser(req).id) }),
   );
