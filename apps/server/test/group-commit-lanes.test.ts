@@ -131,7 +131,22 @@ describe('GroupCommit send lane', () => {
     expect(h.batches).toEqual([['x0'], ['u1', 'u2', 'u3'], ['u4'], ['a1', 'a2'], ['a3', 'a4'], ['a5']]);
   });
 
-  it('bulk items that waited past bulkWaitMs go before further urgent ones', async () => {
+  it('once the oldest bulk item waited past bulkWaitMs, the oldest maxBulk go with the urgent ones', async () => {
+    const h = harness({ bulkWaitMs: 0, maxBulk: 1 });
+    h.holdNext();
+    const first = h.gc.add('x0', { key: 'x' });
+    await until(() => h.batches.length === 1);
+    const a1 = h.gc.add('a1', { key: 'a' });
+    const c1 = h.gc.add('c1', { key: 'c' });
+    await new Promise((r) => setTimeout(r, 2));
+    const b1 = h.gc.add('b1', { key: 'b', urgent: true });
+    h.release();
+    await Promise.all([first, a1, c1, b1]);
+    // a1 (the starved prefix of one) rides with b1; c1 is neither, and waits.
+    expect(h.batches).toEqual([['x0'], ['a1', 'b1'], ['c1']]);
+  });
+
+  it('bulk items that waited past bulkWaitMs are not held behind urgent ones', async () => {
     const h = harness({ bulkWaitMs: 0 });
     h.holdNext();
     const first = h.gc.add('x0', { key: 'x' });

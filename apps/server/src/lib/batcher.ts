@@ -16,7 +16,8 @@
  * such an item may touch anything, so everything before it goes too), in the order they were added;
  * everything else waits for a later batch. So the items of one key still commit in the order they were
  * added, and a barrier still resolves only once everything added before it has committed. Bulk batches
- * hold at most `maxBulk` items, so an urgent item that arrives during one waits for little; with
+ * hold at most `maxBulk` items, so an urgent item that arrives during one waits for little; once the
+ * oldest item has waited `bulkWaitMs`, the oldest `maxBulk` go along with the next send-lane batch; with
  * `overlap` (several connections) it does not wait for it at all when no key is in both. Without keys or
  * urgent items this is the plain FIFO group commit.
  */
@@ -115,21 +116,25 @@ export class GroupCommit<T> {
   private take(beside: Batch | null): Waiting<T>[] {
     const max = this.opts.maxBatch ?? 2_000;
     const bulk = Math.min(max, this.opts.maxBulk ?? max);
-    // Bulk first when its oldest item has waited too long, so a stream of urgent items starves nothing.
+    // The bulk's oldest `bulk` items go too when the oldest has waited too long (so a stream of urgent
+    // items starves nothing), still with every urgent item: a prefix and the urgent items with what
+    // they depend on are each complete, so together they are.
     const oldest = this.waiting[0];
     const starved = oldest !== undefined && performance.now() - oldest.at > (this.opts.bulkWaitMs ?? 250);
-    if (this.urgent === 0 || (starved && beside === null)) return this.waiting.splice(0, bulk);
-    // Backwards from the newest: an item goes when it is urgent, when a taken item after it has its key,
-    // or when a taken item after it has no key (it may depend on anything before it). Barriers stay:
-    // they resolve in the bulk batch that takes everything before them.
+    if (this.urgent === 0) return this.waiting.splice(0, bulk);
     const taken = new Uint8Array(this.waiting.length);
+    if (starved && beside === null) taken.fill(1, 0, bulk);
+    // Backwards from the newest: an item goes when it is urgent, when a taken item after it has its key,
+    // or when a taken item after it has no key (it may depend on anything before it). Barriers stay
+    // (but those of a starved prefix): they resolve in the batch that takes everything before them.
     const keys = new Set<string>();
     let all = false;
     let anyTaken = false;
     for (let i = this.waiting.length - 1; i >= 0; i--) {
       const e = this.waiting[i]!;
       if (e.item === undefined) continue;
-      if (!(e.urgent || all || (e.key === undefined ? anyTaken : keys.has(e.key)))) continue;
+      if (taken[i] === 0 && !(e.urgent || all || (e.key === undefined ? anyTaken : keys.has(e.key))))
+        continue;
       taken[i] = 1;
       anyTaken = true;
       if (e.key === undefined) all = true;
