@@ -3,7 +3,11 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { markPageLoaded } from '../src/app/lazyPage';
 import { AppMantine } from '../src/app/mantine';
+// Loaded with the test file, so the toasts' container (a lazy part, app/providers.tsx) mounts at once
+// when a page shows a toast, with no module transform to wait for on a busy machine.
+import '../src/app/toastStore';
 import { Providers } from '../src/app/providers';
 import { makeQueryClient } from '../src/app/query';
 import type { SessionUser } from '../src/shared/session/session';
@@ -66,6 +70,9 @@ export function renderApp(ui: ReactNode, opts: RenderAppOptions = {}) {
     ],
     { initialEntries: [initialPath] },
   );
+  // The page under test is imported directly, not as a page chunk: what waits for a page (the toasts a
+  // page shows without a click, app/providers.tsx) is told as lazyPage would tell it.
+  markPageLoaded();
   const result = render(
     <Providers>
       <AppMantine>

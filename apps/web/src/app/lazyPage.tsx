@@ -25,6 +25,17 @@ export function onPageLoaded(run: () => void): () => void {
 }
 
 /**
+ * A page's code is there: whoever waits for it (the toasts' watcher) runs now. Called by `lazyPage` and by
+ * the component tests' `renderApp`, whose pages are imported directly, not through a chunk.
+ */
+export function markPageLoaded(): void {
+  if (pageLoaded) return;
+  pageLoaded = true;
+  for (const run of pageListeners) run();
+  pageListeners.clear();
+}
+
+/**
  * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
  * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
  * visit, and the page renders once all of them are there (Vite's preload waits for the CSS link, so
@@ -45,11 +56,7 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
       loadPageStyles(),
       loadCatalogs(),
     ]);
-    if (!pageLoaded) {
-      pageLoaded = true;
-      for (const run of pageListeners) run();
-      pageListeners.clear();
-    }
+    markPageLoaded();
     const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
     const WithQueries = (props: ComponentProps<M[K]>) => (
       <AppMantine>
