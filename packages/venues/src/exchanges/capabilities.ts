@@ -15,7 +15,7 @@
  * docs/exchanges.md holds the same table, written by `scripts/exchange-capabilities.ts` (a test fails when
  * the doc is stale); the web reads it from `GET /api/exchanges/capabilities`.
  */
-import { EXCHANGES, type MarketType } from '@bytx/contract';
+import { EXCHANGES, supportsMarket, type MarketType } from '@bytx/contract';
 import ccxt from 'ccxt';
 import { LEVERAGE_REFUSED } from './calls';
 import { clientIdRule } from './client-ids';
@@ -100,18 +100,9 @@ export function exchangeCapabilities(): ExchangeCapabilities[] {
   return cached;
 }
 
-/** The column of a market type (Spot, Perpetual, Inverse, Margin). */
+/** The column of a market type (Spot, Perpetual, Inverse, Margin): the contract's one switch. */
 export function supportsMarketType(c: ExchangeCapabilities, type: MarketType): boolean {
-  switch (type) {
-    case 'Spot':
-      return c.spot;
-    case 'Perpetual':
-      return c.perpetual;
-    case 'Inverse':
-      return c.inverse;
-    case 'Margin':
-      return c.margin;
-  }
+  return supportsMarket(c, type);
 }
 
 const mark = (v: boolean) => (v ? 'yes' : '—');
