@@ -5,7 +5,7 @@
 // about the paper path got slower": A = the commit before the issue's work, B = HEAD, in git worktrees.
 //
 //   node --import tsx bench/lib/paper-ab.ts <treeA> <treeB> [pairs=2]
-//   (STORES=memory,pglite SCENARIO=stress BOTS=10000 TICKS=10)
+//   (STORES=memory,pglite SCENARIO=stress BOTS=10000 TICKS=10 SEND_LANE=0|1)
 //
 // Prints one JSON line per run (`@@ab `) and the medians, B / A, and writes them as a section of the
 // bench/RESULTS.md beside this file (AB_TITLE, AB_NOTE).
@@ -51,7 +51,10 @@ function child(tree: string, args: Record<string, unknown>): Promise<Result> {
 
 /** One measured run: the memory store in one process; PGlite seeded by one process, measured by the next. */
 async function once(tree: string, storeKind: string): Promise<Result> {
-  const base = { nBots, ticks, scenario, storeKind };
+  // SEND_LANE=0|1: the group commit's send lane (issue 45 #6) off or on in a tree whose bench knows it;
+  // the server's default is off, so an A/B of the shipped path sets SEND_LANE=0.
+  const lane = process.env.SEND_LANE ? { sendLane: process.env.SEND_LANE === '1' } : {};
+  const base = { nBots, ticks, scenario, storeKind, ...lane };
   if (storeKind === 'memory') return child(tree, base);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-bench-ab-'));
   try {
