@@ -4,21 +4,54 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailsTo, readLatestCode } from './helpers/accounts';
 import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
 
-/** The TOTP code at `offsetSteps` 30-second steps from now (the server accepts -1, 0, +1). */
-const totp = (secret: string, offsetSteps = 0) =>
-  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+const STEP_MS = 30_000;
 
-/** Waits until the next 30-second TOTP step starts, so a fresh, never-used code exists. */
-const nextStep = () => new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 500));
 /**
- * A code of the previous step (`totp(secret, -1)`) is accepted only while the server is still in the step
- * after it: with under 10 s of the step left, wait for the next one, so a slow machine's round trip
- * cannot carry the server into a step where that code is two behind (seen once in a full run).
+ * Fresh TOTP codes of one secret, without waiting for the clock where the server allows it
+ * (apps/server/src/modules/accounts/twofa.service.ts): it accepts the code of the current 30-second step,
+ * of the step before and of the step after (epochTolerance 30 s), and refuses a step at or below the
+ * last one it accepted (a replay). So each call hands out the lowest step above the last one handed out
+ * within that window: up to three codes at once, in increasing steps, with no wait. A code of the step
+ * before is handed out only with 10 s of the current step left, so a slow machine's round trip cannot
+ * carry the server into a step where that code is two behind (seen once in a full run); the step after
+ * stays valid until two steps later. Only a fourth code within one step would wait for the next step.
  */
-const roomInStep = () => {
-  const left = 30_000 - (Date.now() % 30_000);
-  return left >= 10_000 ? Promise.resolve() : new Promise((r) => setTimeout(r, left + 500));
-};
+function totpCodes(secret: string) {
+  let last = -Infinity;
+  const codeOf = (step: number) => generateSync({ secret, epoch: step * (STEP_MS / 1000) });
+  return {
+    async next(): Promise<string> {
+      for (;;) {
+        const now = Date.now();
+        const current = Math.floor(now / STEP_MS);
+        const left = STEP_MS - (now % STEP_MS);
+        const step = Math.max(last + 1, left >= 10_000 ? current - 1 : current);
+        if (step <= current + 1) {
+          last = step;
+          return codeOf(step);
+        }
+        console.log(`[accounts] waits ${left + 500} ms for a fresh TOTP step (3 used in this window)`);
+        await new Promise((r) => setTimeout(r, left + 500));
+      }
+    },
+    /**
+     * The code handed out last, if the server still counts it in its window (so it answers 'already
+     * used', not 'invalid'); null when the clock has left it (a very slow machine: the caller says so).
+     */
+    replay: (): string | null => {
+      const now = Date.now();
+      const current = Math.floor(now / STEP_MS);
+      const inWindow = last >= current || (last === current - 1 && STEP_MS - (now % STEP_MS) >= 10_000);
+      return inWindow ? codeOf(last) : null;
+    },
+    /** A 6-digit code the server refuses now: none of the window's three. */
+    wrong: () => {
+      const current = Math.floor(Date.now() / STEP_MS);
+      const valid = [current - 1, current, current + 1, current + 2].map(codeOf);
+      return ['000000', '111111', '222222'].find((c) => !valid.includes(c))!;
+    },
+  };
+}
 
 const uniqueEmail = (tag: string) => `${tag}${Date.now().toString(36)}@example.com`;
 
@@ -55,7 +88,7 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
   const email = uniqueEmail('e2e-en');
   const password = 'first-Password-42';
   const newPassword = 'second-Password-43';
-  let secret = '';
+  let codes: ReturnType<typeof totpCodes>;
 
   beforeAll(async () => {
     server = await startServer();
@@ -109,15 +142,15 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
     await page.goto(`${server.baseUrl}/settings`);
     await page.getByTestId('2fa-enable').click();
     await page.getByTestId('2fa-qr').waitFor();
-    secret = (await page.getByTestId('2fa-secret').innerText()).trim();
+    const secret = (await page.getByTestId('2fa-secret').innerText()).trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    await page.getByTestId('2fa-code').fill('000000' === totp(secret, -1) ? '111111' : '000000');
+    codes = totpCodes(secret);
+    await page.getByTestId('2fa-code').fill(codes.wrong());
     await page.getByTestId('2fa-verify').click();
     await expect(page.getByTestId('2fa-message').innerText()).resolves.toContain(
       '❌ Invalid 2FA code. Please try again.',
     );
-    await roomInStep();
-    await page.getByTestId('2fa-code').fill(totp(secret, -1));
+    await page.getByTestId('2fa-code').fill(await codes.next());
     await page.getByTestId('2fa-verify').click();
     await page.getByText('✅ Two-Factor Authentication has been successfully activated.').waitFor();
     await page.getByTestId('2fa-disable').waitFor();
@@ -127,18 +160,8 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
     await expect(page.getByTestId('session-other').count()).resolves.toBe(0);
   });
 
-  it('logs out and logs in again through the header dropdown with a 2FA code', async () => {
-    await page.getByTestId('header-logout').click();
-    await page.getByTestId('signin-toggle').click();
-    await page.getByTestId('signin-email').fill(email);
-    await page.getByTestId('signin-password').fill(password);
-    await page.getByTestId('signin-submit').click();
-    await page.getByTestId('signin-2fa-code').fill(totp(secret, 0));
-    await page.getByTestId('signin-2fa-submit').click();
-    await page.getByText('Logged in', { exact: true }).waitFor();
-    await expect(page.getByTestId('header-user').innerText()).resolves.toBe(email);
-  });
-
+  // Three 2FA codes for this user (activation, password change, login), so none waits for the clock
+  // (totpCodes). The login with a code through the /login page is the Spanish block's.
   it('changes the password with the mailed code and a 2FA code', async () => {
     await page.goto(`${server.baseUrl}/settings`);
     await page.getByTestId('password-send-code').click();
@@ -147,22 +170,32 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
     await page.getByTestId('password-current').fill(password);
     await page.getByTestId('password-new').fill(newPassword);
     await page.getByTestId('password-email-code').fill(code);
-    await page.getByTestId('password-2fa-code').fill(totp(secret, 1));
+    await page.getByTestId('password-2fa-code').fill(await codes.next());
     await page.getByTestId('password-submit').click();
     await page.getByText('✅ Your password has been changed successfully').waitFor();
   });
 
-  it('logs in with the new password (not the old one)', async () => {
+  it('logs out; refuses the old password, then logs in through the header dropdown with the new one and a 2FA code (a used code refused)', async () => {
     await page.getByTestId('header-logout').click();
     await page.goto(`${server.baseUrl}/login`);
     await loginOnPage(page, server, email, password);
     await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
-    await nextStep();
-    await loginOnPage(page, server, email, newPassword);
-    await page.getByTestId('login-2fa-code').fill(totp(secret, 1));
-    await page.getByTestId('login-2fa-submit').click();
+    await page.getByTestId('signin-toggle').click();
+    await page.getByTestId('signin-email').fill(email);
+    await page.getByTestId('signin-password').fill(newPassword);
+    await page.getByTestId('signin-submit').click();
+    // The password change's code again: a replay, refused (its step is not above the last one used).
+    const replay = codes.replay();
+    if (replay === null) console.log('[accounts] replay check not run: the clock left the used code behind');
+    else {
+      await page.getByTestId('signin-2fa-code').fill(replay);
+      await page.getByTestId('signin-2fa-submit').click();
+      await expect(page.getByTestId('signin-error').innerText()).resolves.toContain('already used');
+    }
+    await page.getByTestId('signin-2fa-code').fill(await codes.next());
+    await page.getByTestId('signin-2fa-submit').click();
     await page.getByText('Logged in', { exact: true }).waitFor();
-    await page.waitForURL(`${server.baseUrl}/`);
+    await expect(page.getByTestId('header-user').innerText()).resolves.toBe(email);
   });
 
   it('deletes the account: alert, storage cleared, home; then login fails', async () => {
@@ -223,14 +256,13 @@ describe.skipIf(!hasChromium)('accounts in the browser (es)', () => {
     await page.getByText('Sesión iniciada', { exact: true }).waitFor();
     await page.goto(`${server.baseUrl}/settings`);
     await page.getByTestId('2fa-enable').click();
-    const secret = (await page.getByTestId('2fa-secret').innerText()).trim();
-    await roomInStep();
-    await page.getByTestId('2fa-code').fill(totp(secret, -1));
+    const codes = totpCodes((await page.getByTestId('2fa-secret').innerText()).trim());
+    await page.getByTestId('2fa-code').fill(await codes.next());
     await page.getByTestId('2fa-verify').click();
     await page.getByText('✅ La autenticación en dos pasos se ha activado correctamente.').waitFor();
     await page.getByTestId('header-logout').click();
     await loginOnPage(page, server, email, password);
-    await page.getByTestId('login-2fa-code').fill(totp(secret, 0));
+    await page.getByTestId('login-2fa-code').fill(await codes.next());
     await page.getByTestId('login-2fa-submit').click();
     await page.getByText('Sesión iniciada', { exact: true }).waitFor();
   });
