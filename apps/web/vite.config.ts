@@ -118,6 +118,160 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Pages import `notifications` from '@mantine/notifications' to show a toast. The package's index also
+ * re-exports the toasts' container (with react-transition-group and Mantine's Portal and scroll lock,
+ * about 14 KB gzip), and a module a page imports statically is downloaded with the page even where
+ * tree-shaking leaves nothing of it to run: `/bot-dca`'s first visit fetched the container before the
+ * page could render (issue 39). So in the build every importer but the one that mounts the container
+ * (app/providers.tsx) gets the store module itself, the same module the container uses: one store.
+ */
+function toastStoreForPages(): Plugin {
+  return {
+    name: 'bytx-toast-store',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source !== '@mantine/notifications' || !importer || importer.endsWith('/src/app/providers.tsx'))
+        return null;
+      const index = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!index || !index.id.endsWith('/esm/index.mjs')) return null;
+      return path.join(path.dirname(index.id), 'notifications.store.mjs');
+    },
+  };
+}
+
+const SRC = path.join(import.meta.dirname, 'src');
+/** The first script's root (index.html). */
+const MAIN = path.join(SRC, 'main.tsx');
+/** What every page renders with (app/lazyPage.tsx: Mantine's provider, TanStack Query's). */
+const PAGE_KIT = [path.join(SRC, 'app/mantine.tsx'), path.join(SRC, 'app/query.tsx')];
+/** The logged-in page issue 39 measures: its libraries and the bot screens' shared code. */
+const BOT_PAGE = path.join(SRC, 'features/grid-dca/components/BotDcaPage.tsx');
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[]; code: string | null } | null;
+}
+
+/**
+ * A package's index that only re-exports its modules (Mantine's core and hooks, TanStack Query's):
+ * which of them a module uses follows from the names it imports, not from the index's own imports
+ * (all of Mantine).
+ */
+const BARREL =
+  /\/node_modules\/(?:(@mantine\/(?:core|hooks))\/esm\/index\.mjs|(@tanstack\/(?:react-query|query-core))\/build\/modern\/index\.js)$/;
+
+/** `import { a, b as c } from "x"` and `export { a } from "x"`: the names taken from each source. */
+function namedImports(code: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of code.matchAll(
+    /(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/g,
+  )) {
+    const names = m[1]!
+      .split(',')
+      .map((n) => n.trim().split(/\s+as\s+/)[0]!)
+      .filter(Boolean);
+    out.set(m[2]!, [...(out.get(m[2]!) ?? []), ...names]);
+  }
+  return out;
+}
+
+/**
+ * Every module reached from `roots` by static imports (`import()` is not followed), through a barrel
+ * only to the modules of the names imported from it. Unknown shapes (a namespace import of a barrel, a
+ * name not found in it) count the barrel's every module: more in a chunk, never a module missing.
+ */
+function staticallyUsed(graph: ModuleGraph, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const barrels = new Map<string, { names: Map<string, string>; stars: string[] }>();
+  const barrelOf = (id: string) => {
+    let b = barrels.get(id);
+    if (b) return b;
+    const info = graph.getModuleInfo(id);
+    b = { names: new Map(), stars: [] };
+    for (const [from, names] of namedImports(info?.code ?? '')) {
+      if (!from.startsWith('.')) continue;
+      for (const n of names) b.names.set(n, path.resolve(path.dirname(id), from));
+    }
+    for (const m of (info?.code ?? '').matchAll(/export\s*\*\s*from\s*["']([^"']+)["']/g)) {
+      const target = info?.importedIds.find((i) => i.includes(`/node_modules/${m[1]}/`) && BARREL.test(i));
+      if (target) b.stars.push(target);
+    }
+    barrels.set(id, b);
+    return b;
+  };
+  const queue = [...roots];
+  const fromBarrel = (barrel: string, names: string[]) => {
+    const b = barrelOf(barrel);
+    for (const n of names) {
+      const target = b.names.get(n);
+      if (target) queue.push(target);
+      else if (b.stars.length > 0) for (const star of b.stars) fromBarrel(star, [n]);
+      else queue.push(...(graph.getModuleInfo(barrel)?.importedIds ?? []));
+    }
+  };
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = graph.getModuleInfo(id);
+    if (!info) continue;
+    const imports = namedImports(info.code ?? '');
+    for (const dep of info.importedIds) {
+      const pkg = BARREL.exec(dep);
+      if (!pkg) {
+        queue.push(dep);
+        continue;
+      }
+      const names = imports.get(pkg[1] ?? pkg[2]!);
+      if (names) fromBarrel(dep, names);
+      else queue.push(dep);
+    }
+  }
+  return seen;
+}
+
+/**
+ * The chunks of what a page loads statically beyond the first script: `page-libs` for the libraries
+ * the pages render with as the bot screens use them (Mantine's core and hooks, TanStack Query, the
+ * providers of app/mantine.tsx and app/query.tsx), `bot-screens` for the bot screens' shared code
+ * (shared/bots, shared/backtest). Left to the bundler, one chunk per set of pages that share a module,
+ * `/bot-dca`'s first visit was 53 chunks after the first script, most of them under 2 KB: on HTTP/1.1's
+ * six connections a phone at 150 ms RTT waited about nine round trips for them (issue 39). Another page
+ * takes these chunks whole where it uses part of them; the libraries' part is what most pages need.
+ */
+function pageChunks() {
+  // Computed once per chunking pass (the graph's objects are that pass's own).
+  let pass: unknown = null;
+  let initial = new Set<string>();
+  let kit = new Set<string>();
+  let bot = new Set<string>();
+  const sets = (ctx: ModuleGraph) => {
+    const root = ctx.getModuleInfo(MAIN);
+    if (root !== pass) {
+      pass = root;
+      initial = staticallyUsed(ctx, [MAIN]);
+      kit = staticallyUsed(ctx, [...PAGE_KIT, BOT_PAGE]);
+      bot = staticallyUsed(ctx, [BOT_PAGE]);
+    }
+    return { initial, kit, bot };
+  };
+  return {
+    libs: (id: string, ctx: ModuleGraph) => {
+      const { initial, kit } = sets(ctx);
+      if (initial.has(id) || !kit.has(id)) return null;
+      return id.includes('/node_modules/') || PAGE_KIT.includes(id) ? 'page-libs' : null;
+    },
+    botScreens: (id: string, ctx: ModuleGraph) => {
+      const { initial, bot } = sets(ctx);
+      return !initial.has(id) && bot.has(id) && id.startsWith(path.join(SRC, 'shared/'))
+        ? 'bot-screens'
+        : null;
+    },
+  };
+}
+const PAGE_CHUNKS = pageChunks();
+
 /** React, React DOM, the router and i18next: what every page needs (bench/web.bench.ts's floor). */
 const RUNTIME_LIBRARIES =
   /\/node_modules\/(react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)\//;
@@ -126,7 +280,7 @@ const RUNTIME_LIBRARIES =
 const FIRST_PAGE_CATALOG = /\/(?:features\/(?:landing|auth)\/i18n|app\/i18n|shared\/i18n)\/[a-z]+\.json$/;
 
 export default defineConfig({
-  plugins: [react(), precompress(), prerenderLanding()],
+  plugins: [toastStoreForPages(), react(), precompress(), prerenderLanding()],
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',
@@ -149,6 +303,9 @@ export default defineConfig({
               debugName: 'runtime libraries',
               name: (id: string) => (RUNTIME_LIBRARIES.test(id) ? 'runtime' : null),
             },
+            { debugName: 'page libraries', name: PAGE_CHUNKS.libs },
+            // Not the dependencies too: the bot screens' code imports the first script's modules.
+            { debugName: 'bot screens', name: PAGE_CHUNKS.botScreens, includeDependenciesRecursively: false },
             // The other pages' catalogs: one chunk a language (`en`, `es`) instead of 40 small files.
             {
               debugName: 'i18n catalogs',

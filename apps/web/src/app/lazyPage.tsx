@@ -35,36 +35,59 @@ export function markPageLoaded(): void {
   pageListeners.clear();
 }
 
+/** A lazy page that can be asked for before it renders (./router.tsx, `preloadPage`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LazyPage<C extends ComponentType<any>> = LazyExoticComponent<C> & {
+  /** Starts downloading the page and what it renders with; the render later takes the same download. */
+  preload: () => void;
+};
+
 /**
  * A page of its own chunk (route-level code splitting, docs/web-shell.md "First page size"): its
  * code, the Mantine CSS beyond the shell's and the other catalogs download in parallel on the first
  * visit, and the page renders once all of them are there (Vite's preload waits for the CSS link, so
  * nothing shows unstyled), inside Mantine's and the Query provider (./mantine.tsx, ./query.tsx, also
  * loaded then). The shell's `<Suspense>` shows `PageFallback` meanwhile.
+ *
+ * `preload()` starts that download before the page renders: the router calls it at start-up for the
+ * page of the URL (./router.tsx), so a protected page's chunks come in parallel with GET /api/me, not
+ * after it (issue 39: `/bot-dca`'s first visit).
  */
 // `any` props: the same constraint as React.lazy's own; the page's real props come out typed.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<K extends string, M extends { [k in K]: ComponentType<any> }>(
   load: () => Promise<M>,
   name: K,
-): LazyExoticComponent<M[K]> {
-  return lazy(async () => {
-    const [mod, { PageQueries }, { AppMantine }] = await Promise.all([
-      load(),
-      loadQueries(),
-      loadMantine(),
-      loadPageStyles(),
-      loadCatalogs(),
-    ]);
+): LazyPage<M[K]> {
+  let loading: Promise<{ default: M[K] }> | null = null;
+  const start = () =>
+    (loading ??= (async () => {
+      const [mod, { PageQueries }, { AppMantine }] = await Promise.all([
+        load(),
+        loadQueries(),
+        loadMantine(),
+        loadPageStyles(),
+        loadCatalogs(),
+      ]);
+      const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
+      const WithQueries = (props: ComponentProps<M[K]>) => (
+        <AppMantine>
+          <PageQueries>
+            <Page {...props} />
+          </PageQueries>
+        </AppMantine>
+      );
+      return { default: WithQueries as M[K] };
+    })().catch((err: unknown) => {
+      // A failed download (network) is asked for again by the next render or preload.
+      loading = null;
+      throw err;
+    }));
+  const page = lazy(async () => {
+    const loaded = await start();
     markPageLoaded();
-    const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
-    const WithQueries = (props: ComponentProps<M[K]>) => (
-      <AppMantine>
-        <PageQueries>
-          <Page {...props} />
-        </PageQueries>
-      </AppMantine>
-    );
-    return { default: WithQueries as M[K] };
-  });
+    return loaded;
+  }) as LazyPage<M[K]>;
+  page.preload = () => void start().catch(() => undefined);
+  return page;
 }

@@ -1,8 +1,9 @@
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/landing/components/LandingPage';
 import { RequireAuth } from '../shared/session/RequireAuth';
 import { RouteErrorBoundary } from './ErrorPage';
-import { lazyPage } from './lazyPage';
+import { lazyPage, type LazyPage } from './lazyPage';
 import { Shell } from './shell/Shell';
 
 /*
@@ -67,10 +68,31 @@ export const PROTECTED_PATHS = [
 ] as const;
 export const OPEN_PATHS = ['/', '/forum', '/login', '/registro'] as const;
 
-// The guard decides before the page's chunk is asked for: a logged-out visit downloads no page code.
-const guard = (element: React.ReactNode, redirectTo = '/spot') => (
-  <RequireAuth redirectTo={redirectTo}>{element}</RequireAuth>
-);
+/** A lazy page of any props (React.lazy's own constraint). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyPage = LazyPage<ComponentType<any>>;
+
+/** What `preloadPage` needs of a route: its lazy page, and whether it is for a logged-in visitor only. */
+interface PageHandle {
+  page: AnyPage;
+  guarded: boolean;
+}
+
+const open = (Page: AnyPage): Pick<RouteObject, 'element' | 'handle'> => ({
+  element: <Page />,
+  handle: { page: Page, guarded: false } satisfies PageHandle,
+});
+
+// The guard decides before the page renders: a logged-out visit downloads no page code (nor does
+// `preloadPage` ask for it without a stored token).
+const guard = (Page: AnyPage, redirectTo = '/spot'): Pick<RouteObject, 'element' | 'handle'> => ({
+  element: (
+    <RequireAuth redirectTo={redirectTo}>
+      <Page />
+    </RequireAuth>
+  ),
+  handle: { page: Page, guarded: true } satisfies PageHandle,
+});
 
 export const routes: RouteObject[] = [
   {
@@ -81,30 +103,43 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { path: '/', element: <LandingPage /> },
-      { path: '/forum', element: <ForumPage /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/registro', element: <RegisterPage /> },
+      { path: '/forum', ...open(ForumPage) },
+      { path: '/login', ...open(LoginPage) },
+      { path: '/registro', ...open(RegisterPage) },
       // The embedded chain's own transaction view (links of the token, staking and plan flows).
-      { path: '/chain/tx/:hash', element: <ChainTxPage /> },
+      { path: '/chain/tx/:hash', ...open(ChainTxPage) },
       // The guard's redirect target; opened from the header only by the support account.
-      { path: '/spot', element: <SpotPage /> },
-      { path: '/futuros', element: <FuturesPage /> },
-      { path: '/wallet', element: guard(<WalletPage />) },
-      { path: '/settings', element: guard(<SettingsPage />, '/') },
-      { path: '/earnings-pools', element: guard(<EarningsPoolsPage />) },
-      { path: '/LoansLiquidity', element: guard(<LoansLiquidityPage />) },
-      { path: '/bot-dca', element: guard(<BotDcaPage />) },
-      { path: '/dashboard', element: guard(<DashboardPage />) },
-      { path: '/grid-bot', element: guard(<GridBotPage />) },
-      { path: '/arbitraje', element: guard(<ArbitragePage />) },
-      { path: '/signalbot', element: guard(<SignalBotPage />) },
-      { path: '/GlobalPendingOrders', element: guard(<GlobalPendingOrdersPage />) },
-      { path: '/historial-global', element: guard(<GlobalHistoryPage />) },
-      { path: '/peliculas-series', element: guard(<MoviesSeriesPage />, '/') },
+      { path: '/spot', ...open(SpotPage) },
+      { path: '/futuros', ...open(FuturesPage) },
+      { path: '/wallet', ...guard(WalletPage) },
+      { path: '/settings', ...guard(SettingsPage, '/') },
+      { path: '/earnings-pools', ...guard(EarningsPoolsPage) },
+      { path: '/LoansLiquidity', ...guard(LoansLiquidityPage) },
+      { path: '/bot-dca', ...guard(BotDcaPage) },
+      { path: '/dashboard', ...guard(DashboardPage) },
+      { path: '/grid-bot', ...guard(GridBotPage) },
+      { path: '/arbitraje', ...guard(ArbitragePage) },
+      { path: '/signalbot', ...guard(SignalBotPage) },
+      { path: '/GlobalPendingOrders', ...guard(GlobalPendingOrdersPage) },
+      { path: '/historial-global', ...guard(GlobalHistoryPage) },
+      { path: '/peliculas-series', ...guard(MoviesSeriesPage, '/') },
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
 ];
+
+/**
+ * Starts downloading the page of `pathname` (its chunks, CSS and catalogs) before the first render
+ * (main.tsx). The URL says which page will render; for a logged-in page, a stored token says the
+ * visitor probably is logged in, so its chunks come in parallel with GET /api/me instead of after it
+ * (issue 39: `/bot-dca`'s first visit). Nothing for `/` (in the first script), for an unknown path
+ * (redirected home) or for a logged-in page without a token (redirected, no page code downloaded).
+ */
+export function preloadPage(pathname: string, hasToken: boolean): void {
+  const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as PageHandle | undefined;
+  if (!handle || (handle.guarded && !hasToken)) return;
+  handle.page.preload();
+}
 
 /**
  * The routes under `<BrowserRouter>` (main.tsx): the declarative router, not `createBrowserRouter`. The

@@ -45,6 +45,21 @@ function cacheUser(user: SessionUser | null) {
   else localStorage.removeItem(STORAGE.user);
 }
 
+/**
+ * GET /api/me asked for at start-up (`prefetchSession`, main.tsx), before React's first render: the
+ * provider's first check takes it instead of asking again after that render (issue 39: a logged-in
+ * page waits for it).
+ */
+let earlyMe: Promise<MeResponse> | null = null;
+
+/** Starts the session check now when a token is stored; the provider's first check uses its answer. */
+export function prefetchSession(): void {
+  if (!localStorage.getItem(STORAGE.token)) return;
+  earlyMe = api<MeResponse>('/api/me');
+  // Handled by the check that takes it; this only keeps an early failure from being "unhandled".
+  earlyMe.catch(() => undefined);
+}
+
 /** The identifier the spec's bot calls carry: the email, else the id, else 'anonimo'. */
 export const userIdOf = (user: Pick<SessionUser, 'email' | 'id'> | null | undefined) =>
   user?.email || user?.id || 'anonimo';
@@ -60,13 +75,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const verify = useCallback(async (): Promise<SessionUser | null> => {
     const token = localStorage.getItem(STORAGE.token);
+    // The start-up request, once, and only for the check that follows it (the token it was sent with).
+    const early = earlyMe;
+    earlyMe = null;
     if (!token) {
       setUser(null);
       cacheUser(null);
       return null;
     }
     try {
-      const me = await api<MeResponse>('/api/me');
+      const me = await (early ?? api<MeResponse>('/api/me'));
       if (me.loggedIn && me.user) {
         setUser(me.user);
         cacheUser(me.user);

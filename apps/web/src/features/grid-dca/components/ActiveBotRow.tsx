@@ -1,9 +1,10 @@
-import { Box, Button, Group, Switch, Text, Tooltip } from '@mantine/core';
+import { Box, Button, Group, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
+import { LazyTooltip } from '../../../shared/ui/LazyTooltip';
 import { DCA_SCREEN } from './screen';
 
 export function ActiveBotRow({
@@ -45,7 +46,7 @@ export function ActiveBotRow({
       optimistic={optimistic}
       entry={(bot.precio ?? 0).toFixed(4)}
       dot={
-        <Tooltip label={t(inRange ? 'grid-dca.bots.inRange' : 'grid-dca.bots.outOfRange')}>
+        <LazyTooltip label={t(inRange ? 'grid-dca.bots.inRange' : 'grid-dca.bots.outOfRange')}>
           <Box
             data-testid="dca-status-dot"
             data-in-range={inRange ? '1' : '0'}
@@ -53,7 +54,7 @@ export function ActiveBotRow({
             h={12}
             style={{ borderRadius: '50%', background: inRange ? '#2f9e44' : '#e03131', flex: 'none' }}
           />
-        </Tooltip>
+        </LazyTooltip>
       }
     >
       <Group gap="md">
