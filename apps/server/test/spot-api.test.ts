@@ -1,4 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON answers read loosely */
+// Over 800 lines (879) on purpose: the spot screen's tests share one app and four paper accounts whose
+// wallets and open orders each test builds on (a fill, then its TP/SL, then the cancel after the entry),
+// so they run in order in one describe; split, each file would repeat the ~100 lines of set-up and
+// helpers and restart the app. The open-orders race (the last describe) is the only separable part.
 import { randomUUID } from 'node:crypto';
 import { SPOT_MESSAGES } from '@bytx/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
