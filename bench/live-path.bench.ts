@@ -19,7 +19,7 @@ import {
   type PaperMarketFeed,
   type Ticker,
   type Venue,
-} from '@bytx/venues';
+} from '@bytx/venues/live';
 import { execFile, fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';

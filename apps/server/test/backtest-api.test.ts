@@ -6,7 +6,7 @@ import {
   DERIVATIVES_MESSAGES,
   GRID_MESSAGES,
 } from '@bytx/contract';
-import { CcxtVenue } from '@bytx/venues';
+import { CcxtVenue } from '@bytx/venues/live';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client';
 import { backtestServices } from '../src/modules/backtest/routes';

@@ -13,6 +13,7 @@ import type { DepositAddress, Venue } from './types';
 import { withdrawPermissionRule } from './withdraw-permission';
 import type { CcxtVenueOptions } from './ccxt/core';
 import { CcxtDerivativesVenue } from './ccxt/derivatives';
+import { registerCcxtVenue } from './live-registry';
 
 export { ccxtIdOf, type CcxtVenueOptions } from './ccxt/core';
 export { translateCcxtError } from './ccxt/errors';
@@ -88,3 +89,5 @@ export class CcxtVenue extends CcxtDerivativesVenue implements Venue {
     if (this.derivatives) await (this.derivatives as unknown as { close?: () => Promise<void> }).close?.();
   }
 }
+
+registerCcxtVenue(CcxtVenue);

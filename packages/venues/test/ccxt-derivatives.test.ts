@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CcxtVenue, InvalidOrderError, NotSupportedError, UnsupportedFeatureError } from '../src/index';
+import { CcxtVenue, InvalidOrderError, NotSupportedError, UnsupportedFeatureError } from '../src/live';
 import { binance, bybit, paramsOf } from './conformance/swap-fakes';
 
 /**

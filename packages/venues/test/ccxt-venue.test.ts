@@ -12,7 +12,7 @@ import {
   VenueUnavailableError,
   precisionStep,
   translateCcxtError,
-} from '../src/index';
+} from '../src/live';
 import { SPOT_EXCHANGE_INFO, fakeHttp, type Route } from './conformance/swap-fakes';
 
 /** Recorded-style Binance spot responses; nothing here touches the internet. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CcxtVenue, clientIdRule, clientOrderIdFor } from '../../src/index';
+import { CcxtVenue, clientIdRule, clientOrderIdFor } from '../../src/live';
 import { RECORDED_MARKETS } from './ccxt-static-markets';
 
 /**

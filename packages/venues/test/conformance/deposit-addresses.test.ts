@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CcxtVenue } from '../../src/index';
+import { CcxtVenue } from '../../src/live';
 
 /**
  * Deposit addresses with their network, replayed at ccxt's fetch boundary with MEXC spot v3 payloads

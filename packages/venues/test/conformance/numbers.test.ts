@@ -1,6 +1,6 @@
 import ccxt from 'ccxt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CcxtVenue, floorToStep, toMarket, toOrder } from '../../src/index';
+import { CcxtVenue, floorToStep, toMarket, toOrder } from '../../src/live';
 import { toNumber } from '../../src/exchanges/numbers';
 import {
   DECIMAL_PLACES,

@@ -2,7 +2,7 @@ import { EXCHANGES } from '@bytx/contract';
 import ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { LOOKUP_RULES, lookupRule } from '../../src/exchanges/lookups';
-import { CcxtVenue, LOOKUP_MISSES_MAX, VenueNetworkError, type Order } from '../../src/index';
+import { CcxtVenue, LOOKUP_MISSES_MAX, VenueNetworkError, type Order } from '../../src/live';
 import { SPOT_EXCHANGE_INFO, fakeHttp } from './swap-fakes';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CcxtVenue } from '../../src/index';
+import { CcxtVenue } from '../../src/live';
 
 /**
  * OKX positions replayed at ccxt's fetch boundary: GET /api/v5/public/instruments?instType=SWAP and

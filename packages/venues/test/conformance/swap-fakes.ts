@@ -1,4 +1,4 @@
-import { CcxtVenue } from '../../src/index';
+import { CcxtVenue } from '../../src/live';
 
 /**
  * Recorded-style Binance USDⓈ-M and Bybit v5 linear responses behind ccxt's fetch (one copy,

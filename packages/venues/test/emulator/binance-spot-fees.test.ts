@@ -6,7 +6,7 @@ import {
   EMULATOR_SECRET,
   MarketSimulator,
   binanceEmulatorCcxtOptions,
-} from '../../src/index';
+} from '../../src/live';
 
 /**
  * Binance spot's order query (GET /api/v3/order) carries no commission: only the create reply's

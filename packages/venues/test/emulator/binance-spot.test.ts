@@ -10,7 +10,7 @@ import {
   VenueNetworkError,
   VenueRateLimitError,
   binanceEmulatorCcxtOptions,
-} from '../../src/index';
+} from '../../src/live';
 
 /**
  * The real CcxtVenue + ccxt's binance against the localhost Binance spot emulator (issue 38 #7):

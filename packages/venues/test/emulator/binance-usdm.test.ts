@@ -15,7 +15,7 @@ import {
   liquidationPrice,
   translateCcxtError,
   LINEAR_SPEC,
-} from '../../src/index';
+} from '../../src/live';
 
 /**
  * The real CcxtVenue + ccxt's binance against the emulator's USDⓈ-M futures REST (/fapi, issue 38 #7):

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CcxtVenue } from '../../src/ccxt-venue';
-import { bybitEmulatorUrlOptions } from '../../src/emulator';
+import { bybitEmulatorUrlOptions } from '../../src/emulator/ccxt-options';
 import { BYBIT_EMULATOR_API_KEY, BYBIT_EMULATOR_SECRET, BybitV5Emulator } from '../../src/emulator/bybit-v5';
 import {
   AuthenticationError,

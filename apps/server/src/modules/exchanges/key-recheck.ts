@@ -1,5 +1,5 @@
 import { exchangeDisplayName, exchangeKeyOf, type ExchangeKey } from '@bytx/contract';
-import { AuthenticationError, CcxtVenue } from '@bytx/venues';
+import { AuthenticationError, isCcxtVenue } from '@bytx/venues';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { AppHooks } from '../../context';
 import type { Database } from '../../db/client';
@@ -146,7 +146,7 @@ export class KeyRechecker {
     try {
       const venue = await this.deps.registry.forUser(userId, exchange);
       await venue.fetchBalance();
-      if (!(venue instanceof CcxtVenue)) return 'ok';
+      if (!isCcxtVenue(venue)) return 'ok';
       return (await venue.checkWithdrawPermission()) === true ? 'can_withdraw' : 'ok';
     } catch (err) {
       if (err instanceof AuthenticationError) return 'revoked';

@@ -1,7 +1,6 @@
 import {
-  binanceEmulatorUrlOptions,
-  bybitEmulatorUrlOptions,
-  CcxtVenue,
+  isCcxtVenue,
+  loadLiveVenues,
   MarketSimulator,
   PaperVenue,
   SimulatedMarketData,
@@ -45,7 +44,7 @@ export interface VenueFactoryOptions {
   orderPollMs?: number;
 }
 
-/** PaperVenue on the market hub, CcxtVenue for live keys. */
+/** PaperVenue on the market hub, CcxtVenue for live keys (ccxt is loaded with the first one). */
 export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions = {}): VenueFactory {
   // Only when no market module runs (a bare test app): a private, still simulated market.
   let fallback: MarketSimulator | null = null;
@@ -69,8 +68,9 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
             'paper account save failed',
           ),
       }),
-    live: ({ exchange, apiKey, apiSecret, password }): Venue =>
-      new CcxtVenue({
+    live: async ({ exchange, apiKey, apiSecret, password }): Promise<Venue> => {
+      const { CcxtVenue, binanceEmulatorUrlOptions, bybitEmulatorUrlOptions } = await loadLiveVenues();
+      return new CcxtVenue({
         exchange,
         apiKey,
         secret: apiSecret,
@@ -91,13 +91,14 @@ export function defaultVenueFactory(ctx: AppContext, opts: VenueFactoryOptions =
               orderPollMs: opts.orderPollMs ?? 1_000,
             }
           : {}),
-      }),
+      });
+    },
     verifyLive: async (venue) => {
       // Bad keys fail here (AuthenticationError)...
       await venue.fetchBalance();
       // ...and a key that can withdraw is refused where the exchange shows it (the rules and their
       // sources: packages/venues/src/withdraw-permission.ts).
-      if (!(venue instanceof CcxtVenue)) return 'unchecked';
+      if (!isCcxtVenue(venue)) return 'unchecked';
       const canWithdraw = await venue.checkWithdrawPermission();
       if (canWithdraw === true) throw badRequest(WITHDRAW_KEY_MESSAGE);
       return canWithdraw === false ? 'checked' : 'unchecked';

@@ -17,7 +17,7 @@ import {
   tickerQuery,
   tickerResponse,
 } from '@bytx/contract';
-import { CcxtVenue, MarketSimulator, SimulatedMarketData } from '@bytx/venues';
+import { loadLiveVenues, MarketSimulator, SimulatedMarketData } from '@bytx/venues';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/errors';
@@ -98,6 +98,8 @@ export const marketRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     tickerProvider = new HubTickerProvider(hub, 'binance');
     ctx.services.simulator = sim;
   } else {
+    // Live market data reads the exchanges through ccxt: loaded here, not by a simulated market's server.
+    const { CcxtVenue } = await loadLiveVenues();
     hub = new MarketHubService({
       source: (exchange) => CcxtVenue.publicData(exchange),
       onError: (err, exchange, symbol) =>
