@@ -6,10 +6,11 @@ import { MarketSimulator } from '@bytx/venues';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../src/db/client';
+import { openDatabase, type Database, type Db } from '../src/db/client';
 import { MIGRATIONS_DIR, runMigrations, type SqlRunner } from '../src/db/migrate';
 import * as schema from '../src/db/schema/index';
 import { SimMarketStore } from '../src/modules/market/sim-store';
+import { openTestDatabase } from './db-snapshot';
 import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 /**
@@ -20,6 +21,7 @@ import { freshPostgresUrl, PG_SKIP_REASON, PG_URL } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0);
 const opened: PGlite[] = [];
+const databases: Database[] = [];
 const temps: string[] = [];
 
 async function open(): Promise<{ client: PGlite; sql: SqlRunner; db: Db }> {
@@ -33,6 +35,16 @@ async function open(): Promise<{ client: PGlite; sql: SqlRunner; db: Db }> {
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
   };
   return { client, sql, db: drizzle({ client, schema }) as unknown as Db };
+}
+
+/**
+ * A migrated database: the test run's snapshot (db-snapshot.ts, ~1 s to load) instead of a new cluster
+ * (~4 s of initdb) plus every migration. Only the pre-0203 test builds its schema itself (open()).
+ */
+async function openMigrated(): Promise<{ sql: SqlRunner; db: Db }> {
+  const database = await openTestDatabase();
+  databases.push(database);
+  return { sql: database.sql, db: database.db };
 }
 
 /** A walk that has moved: 90 ticks of a second after its seed. */
@@ -56,13 +68,13 @@ function migrationsBefore0203(): string {
 
 afterEach(async () => {
   for (const c of opened.splice(0)) await c.close();
+  for (const d of databases.splice(0)) await d.close();
   for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 describe('SimMarketStore', () => {
   it('writes the walk as compressible text (migration 0860), and a new process continues from it', async () => {
-    const { sql, db } = await open();
-    await runMigrations(sql);
+    const { sql, db } = await openMigrated();
     const [col] = await sql.query(
       `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attstorage AS storage
          FROM pg_attribute a WHERE a.attrelid = 'sim_state'::regclass AND a.attname = 'state'`,
@@ -93,8 +105,7 @@ describe('SimMarketStore', () => {
   });
 
   it('writes the walk at most every 30 s after ticks, and at once on flush (issue 37 point 14)', async () => {
-    const { sql, db } = await open();
-    await runMigrations(sql);
+    const { db } = await openMigrated();
     const sim = new MarketSimulator({ startTime: T0 });
     let now = T0;
     const store = new SimMarketStore(db, sim, undefined, { now: () => now });
@@ -118,8 +129,7 @@ describe('SimMarketStore', () => {
   });
 
   it('writes each candle once, when it closes; the open ones at close', async () => {
-    const { sql, db } = await open();
-    await runMigrations(sql);
+    const { sql, db } = await openMigrated();
     const sim = new MarketSimulator({ startTime: T0, historyCandles: 10 });
     const history = sim.candles('binance', 'ETH/USDT', '1m').length - 1;
     const store = new SimMarketStore(db, sim);
@@ -150,8 +160,7 @@ describe('SimMarketStore', () => {
   });
 
   it('starts a fresh market from a damaged row instead of failing the start', async () => {
-    const { sql, db } = await open();
-    await runMigrations(sql);
+    const { sql, db } = await openMigrated();
     expect(await sql.query('SELECT 1 FROM sim_state')).toEqual([]);
     await sql.query(`INSERT INTO sim_state (id, state) VALUES (1, '{"v":1,"seed":')`);
     const fresh = new MarketSimulator({ startTime: T0 });
