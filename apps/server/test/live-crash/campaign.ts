@@ -34,6 +34,12 @@ export interface CampaignOptions {
   seed?: number;
   /** Trading time between two kills, ms: min and random extra (default 1,500 + up to 2,000). */
   activityMs?: [number, number];
+  /**
+   * The kills' moments in turn (kill i: moments[i % length]); default: drawn at random (35 % random,
+   * 35 % order in flight, 15 % order answered, 15 % signal in flight). The test names them so that each
+   * moment is hit whatever the seed (seed 4242 drew no signal in flight in 5 kills).
+   */
+  moments?: KillMoment[];
   /** Quiet time after the faults stop, before the checks (ms, default 10,000). */
   settleMs?: number;
   /** Progress lines (the bench prints them). */
@@ -438,7 +444,15 @@ export async function runLiveCrashCampaign(opts: CampaignOptions): Promise<Campa
       // The kill's moment: at random, or right after an order call (answered, or still in flight).
       const r = rand();
       const moment: KillMoment =
-        r < 0.35 ? 'random' : r < 0.7 ? 'order-in-flight' : r < 0.85 ? 'order-answered' : 'signal-in-flight';
+        opts.moments && opts.moments.length > 0
+          ? opts.moments[result.kills % opts.moments.length]!
+          : r < 0.35
+            ? 'random'
+            : r < 0.7
+              ? 'order-in-flight'
+              : r < 0.85
+                ? 'order-answered'
+                : 'signal-in-flight';
       if (moment === 'order-answered') await placeManual();
       else if (moment === 'order-in-flight') {
         void placeManual();
