@@ -3,7 +3,7 @@
 // the arbitrage bot's other leg on the Bybit v5 emulator behind BYBIT_EMULATOR_URL),
 // 20 % of the exchange's requests faulted, the platform (`apps/server/src/main.ts` in a child process,
 // e2e/harness.ts) SIGKILLed at least 100 times at random moments, some right after an order call. The
-// campaign is apps/server/test/live-crash/campaign.ts, whose short form (~5 kills) runs in `npm test`
+// campaign is apps/server/test/live-crash/campaign.ts, whose short form (3 named kills) runs in `npm test`
 // (apps/server/test/bots-live-emulator-crash.test.ts). Figures: kills, orders, faults by kind, problems
 // found (must be 0), duration; baseline: the campaign's first, fresh start of the server, against which
 // each restart after a kill (reconcile of every live order included) is a ratio.

@@ -26,7 +26,7 @@ import { compareBalances, compareLedger, readJournal, type JournalRow } from './
  */
 
 export interface CampaignOptions {
-  /** SIGKILLs of the platform (the test: ~5; the bench: ≥ 100). */
+  /** SIGKILLs of the platform (the test: 3; the bench: ≥ 100). */
   kills: number;
   /** Share of the exchange's requests faulted at random (default 0.2: one in five). */
   faultRate?: number;
