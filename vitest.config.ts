@@ -58,8 +58,9 @@ export default defineConfig({
           // A page shows what it read after a render or a request: every read of the page is a poll
           // (a lint rule, eslint.config.js), and a busy CI machine gets 10 s, not vitest's 1 s, before a poll fails.
           expect: { poll: { timeout: 10_000, interval: 50 } },
-          // One browser, one server per file; one such file at a time (a lock), beside the other tiers.
-          setupFiles: ['e2e/one-at-a-time.ts'],
+          // The web build started by the global setup is waited for here, before the lock; then one
+          // browser, one server per file; one such file at a time (a lock), beside the other tiers.
+          setupFiles: ['e2e/web-build-ready.ts', 'e2e/one-at-a-time.ts'],
         },
       },
     ],
