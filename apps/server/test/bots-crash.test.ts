@@ -111,7 +111,8 @@ async function untilRunnerStarted(base: string, timeoutMs = 60_000): Promise<voi
 /**
  * Spawns the real server on `dataDir` and SIGKILLs it during its start: after `ms` (healthy or not), or
  * with `ms` null at the first answer of GET /api/dev/runner (the app serves, the runner's first scan,
- * which leases and reconciles every bot, has begun). Resolves to whether the runner was still starting.
+ * which leases and reconciles every bot, has begun). Resolves to whether the runner was seen still
+ * starting (false for a kill after `ms`).
  */
 async function startAndKillAfter(dataDir: string, port: number, ms: number | null): Promise<boolean> {
   const child = spawn(process.execPath, serverArgs(), {
@@ -128,7 +129,8 @@ async function startAndKillAfter(dataDir: string, port: number, ms: number | nul
   });
   let gone = false;
   const exited = new Promise<void>((r) => child.once('exit', () => ((gone = true), r())));
-  let starting = true;
+  // Known only when the kill waits for the runner's answer (a kill after `ms` is not looked at).
+  let starting = false;
   if (ms !== null) await Promise.race([new Promise((r) => setTimeout(r, ms)), exited]);
   else {
     // Until the app answers (the early listener says 503 meanwhile); a minute at most, then kill anyway.
