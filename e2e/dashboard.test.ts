@@ -6,6 +6,9 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
 const EMAIL = 'dashboard-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
 const ENTRY = 100_000;
+/** The page's refresh of the bot list and of its figures (POLL_MS in DashboardPage.tsx), ms. */
+const POLL_BOTS_MS = 5_000;
+const POLL_FIGURES_MS = 10_000;
 
 describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper account', () => {
   let server: RunningServer;
@@ -15,10 +18,24 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
   const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
   const setPrice = (price: number) =>
     post('/api/dev/market/price', { exchange: 'binance', symbol: 'BTC/USDT', price });
+  /** The average entry the server has for the bot (what the page's 10 s refresh will read). */
+  const serverDca = async () => {
+    const { dcas } = (await post('/api/dcas_actuales', {
+      user_id: EMAIL,
+      bots: [{ exchange: 'binance', symbol: 'BTC/USDT' }],
+    })) as { dcas: { dca: number | null }[] };
+    return dcas[0]?.dca ?? NaN;
+  };
+  const activeBots = async () =>
+    ((await apiCall(server.baseUrl, token, 'GET', `/api/bots_activos?user_id=${EMAIL}`)).bots as unknown[])
+      .length;
 
   beforeAll(async () => {
     server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
     browser = await openBrowser();
+    // The page's timers are the browser clock's (flowing as real time): once the server has done what a
+    // step waits for, the test brings the page's next refresh (5 s, 10 s) forward instead of waiting for it.
+    await browser.page.clock.install();
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,17 +93,23 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
       return v ? Number(v) : NaN;
     };
     // The base order fills at the entry: the average entry is the entry (plus the buy fee).
+    await expect.poll(serverDca, { timeout: 30_000 }).toBeGreaterThanOrEqual(ENTRY * 0.999);
+    await page.clock.fastForward(POLL_FIGURES_MS);
     await expect.poll(dcaOf, { timeout: 30_000 }).toBeGreaterThanOrEqual(ENTRY * 0.999);
     await expect.poll(() => dcaOf()).toBeLessThan(ENTRY * 1.01);
 
     // Down through the first safety level (entry × 0.99): the average entry drops below the entry.
     await setPrice(98_950);
+    await expect.poll(serverDca, { timeout: 40_000 }).toBeLessThan(ENTRY);
+    await page.clock.fastForward(POLL_FIGURES_MS);
     await expect.poll(dcaOf, { timeout: 40_000 }).toBeLessThan(ENTRY);
     const dca = await dcaOf();
     expect(dca).toBeGreaterThan(98_950);
 
     // Up above the take profit (dca × 1.01): the cycle sells; with R off the bot stops.
     await setPrice(Math.ceil(dca * 1.015));
+    await expect.poll(activeBots, { timeout: 45_000 }).toBe(0);
+    await page.clock.fastForward(POLL_BOTS_MS);
     await expect.poll(() => row.count(), { timeout: 45_000 }).toBe(0);
 
     await page.getByTestId('dash-closed-btn').click();
