@@ -5,6 +5,8 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
 
 const EMAIL = 'dca-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
+/** The page's refresh of the bot list (BotDcaPage.tsx), ms. */
+const POLL_BOTS_MS = 5_000;
 
 describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper account', () => {
   let server: RunningServer;
@@ -14,10 +16,24 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
   const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
   const setPrice = (price: number) =>
     post('/api/dev/market/price', { exchange: 'binance', symbol: 'BTC/USDT', price });
+  /** The server's open lots of the bot (what the page's next refresh reads). */
+  const serverLots = async () => {
+    const path = `/api/bots_activos_dca?user_id=${EMAIL}`;
+    const { bots } = (await apiCall(server.baseUrl, token, 'GET', path)) as { bots: { open_lots: number }[] };
+    return bots.map((b) => b.open_lots);
+  };
+  /** Once the server is there, the page's next bot-list refresh now instead of at its 5 s timer. */
+  const refreshWhen = async (openLots: number) => {
+    await expect.poll(serverLots, { timeout: 20_000 }).toEqual([openLots]);
+    await browser.page.clock.fastForward(POLL_BOTS_MS);
+  };
 
   beforeAll(async () => {
     server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
     browser = await openBrowser();
+    // The page's timers are the browser clock's (flowing as real time), so a step brings the page's next
+    // refresh forward once the server has done what it waits for (e2e/dashboard.test.ts does the same).
+    await browser.page.clock.install();
   });
   afterAll(async () => {
     await browser?.close();
@@ -63,12 +79,14 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     const row = page.getByTestId('dca-bot-row').filter({ hasText: 'BTC/USDT' });
     await row.waitFor({ timeout: 15_000 });
     await expect.poll(() => row.getByTestId('dca-bot-summary').textContent()).toContain('Entry 100000.0000');
+    await refreshWhen(1);
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 15_000 })
       .toContain('Open lots: 1 · Waiting buys: 3');
 
     // Down through the first ladder level (99,000): a buy fills and becomes a second pending order.
     await setPrice(98_950);
+    await refreshWhen(2);
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
       .toContain('Open lots: 2');
@@ -84,6 +102,7 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
 
     // Up through both take profits: the lots close into the trading history.
     await setPrice(101_200);
+    await refreshWhen(0);
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
       .toContain('Open lots: 0');
