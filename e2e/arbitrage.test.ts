@@ -6,6 +6,8 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
 const EMAIL = 'arbitrage-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
 const SYMBOL = 'ETH/USDT';
+/** The page's refresh of the bot's status and history (ARBITRAGE_POLL_MS), ms. */
+const POLL_MS = 5_000;
 
 /**
  * The Arbitrage bot from `/arbitraje` on paper Binance and Bybit (issue 15 "Tests"): start it with an
@@ -60,9 +62,37 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
       (await browser.page.getByTestId('arb-spread-verdict').all()).map((l) => l.getAttribute('data-verdict')),
     );
 
+  type Spread = { edge_pct: number | null; fees_pct: number; margin_pct: number } | null;
+  const serverStatus = async () =>
+    (await post('/api/estado_bot_arbitraje', { user_id: EMAIL })) as {
+      connected: boolean;
+      bot: { spread: Record<string, Spread> | null } | null;
+    };
+  /** Each direction's verdict from the server's status, as the page derives it (spreadVerdict). */
+  const serverVerdicts = async () =>
+    Object.values((await serverStatus()).bot?.spread ?? {}).map((sp) =>
+      !sp
+        ? 'unknown'
+        : sp.edge_pct === null
+          ? 'thin'
+          : sp.edge_pct > sp.fees_pct + sp.margin_pct
+            ? 'trade'
+            : 'below',
+    );
+  const serverTrips = async () =>
+    ((await post('/api/historial_arbitraje', { user_id: EMAIL })).historial as unknown[]).length;
+  /** Once the server is there (`poll` passes), the page's next refresh now instead of at its 5 s timer. */
+  const refreshWhen = async (poll: () => Promise<unknown>) => {
+    await poll();
+    await browser.page.clock.fastForward(POLL_MS);
+  };
+
   beforeAll(async () => {
     server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
     browser = await openBrowser();
+    // The page's timers are the browser clock's (flowing as real time): a step brings the page's next
+    // refresh forward once the server has done what it waits for (as e2e/dashboard.test.ts).
+    await browser.page.clock.install();
   });
   afterAll(async () => {
     await stopTicking();
@@ -90,6 +120,7 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
 
     await post('/api/conectar_exchange', { exchange: 'binance', mode: 'paper', user_id: EMAIL });
     await post('/api/conectar_exchange', { exchange: 'bybit', mode: 'paper', user_id: EMAIL });
+    await refreshWhen(() => expect.poll(async () => (await serverStatus()).connected).toBe(true));
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('✅ Exchanges Connected');
     await page.getByTestId('arb-amount').fill('0');
     await page.getByTestId('arb-start').click();
@@ -122,6 +153,7 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
 
     // Bybit 1.5 % dearer: buy on Binance, sell on Bybit.
     await hold(3000, 3045);
+    await refreshWhen(() => expect.poll(serverTrips, { timeout: 30_000 }).toBeGreaterThan(0));
     const first = page.getByTestId('arb-history-row').first();
     await first.waitFor({ timeout: 30_000 });
     await expect.poll(() => first.getByTestId('arb-row-buy-exchange').textContent()).toBe('Binance');
@@ -148,12 +180,14 @@ describe.skipIf(!hasChromium)('Arbitrage bot from /arbitraje on paper Binance an
 
     // Prices together again: once both directions read below the fees, no new row for several seconds.
     await hold(3000, 3000);
+    await refreshWhen(() => expect.poll(serverVerdicts, { timeout: 30_000 }).toEqual(['below', 'below']));
     await expect
       .poll(verdicts, {
         timeout: 30_000,
       })
       .toEqual(['below', 'below']);
-    // A trip already in flight may still settle: let it, then count.
+    // A trip already in flight may still settle: let it, then count. These waits stay: they are the
+    // check that no trade comes over several 1 s ticks of the books (and a 5 s refresh of the page).
     await page.waitForTimeout(3_000);
     const rows = await page.getByTestId('arb-history-row').count();
     expect(rows).toBeGreaterThanOrEqual(1);
