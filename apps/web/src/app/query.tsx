@@ -1,4 +1,4 @@
-import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { useContext, type ReactNode } from 'react';
 
 /*
@@ -14,12 +14,29 @@ export const makeQueryClient = () =>
 let appClient: QueryClient | null = null;
 
 /**
+ * Query results reach the components at the next frame, all of that frame's together, instead of one
+ * timer each (TanStack's default): a result re-renders its component in one synchronous task (React
+ * cannot slice an external store's update), and a bot screen's four first answers, arriving a few
+ * milliseconds apart, re-rendered the whole screen four times (issue 39: `/bot-dca`'s blocking time
+ * on a phone). A hidden tab draws no frames: there, a timer as before.
+ */
+function notifyAtNextFrame(): void {
+  notifyManager.setScheduler((run) => {
+    if (document.visibilityState === 'hidden') setTimeout(run, 0);
+    else requestAnimationFrame(run);
+  });
+}
+
+/**
  * The page's Query provider: the app's client, or one a caller put above (component tests give each
  * test its own, test/renderApp.tsx).
  */
 export function PageQueries({ children }: { children: ReactNode }) {
   const outer = useContext(QueryClientContext);
   if (outer) return children;
-  appClient ??= makeQueryClient();
+  if (!appClient) {
+    notifyAtNextFrame();
+    appClient = makeQueryClient();
+  }
   return <QueryClientProvider client={appClient}>{children}</QueryClientProvider>;
 }

@@ -77,15 +77,20 @@ function loadLanguage(lng: Language): Promise<void> {
   let done = loading.get(lng);
   if (!done) {
     const files = Object.entries(laterCatalogs).filter(([file]) => areaOf(file)?.lng === lng);
-    done = Promise.all(
-      files.map(async ([file, load]) => {
-        const messages = await load();
-        const at = areaOf(file);
-        if (!at) return;
-        resources[lng].translation[at.area] = messages;
-        i18n.addResourceBundle(lng, 'translation', { [at.area]: messages }, true, true);
-      }),
-    ).then(() => undefined);
+    done = Promise.all(files.map(async ([file, load]) => [areaOf(file)?.area, await load()] as const)).then(
+      (loaded) => {
+        // One bundle of every area, added once: each addition tells every translated component to
+        // render again (`bindI18nStore: 'added'`), and added one by one, as their imports resolved,
+        // the forty-odd areas were as many renders of the shell on a page's first visit (issue 39).
+        const bundle: Tree = {};
+        for (const [area, messages] of loaded) {
+          if (!area) continue;
+          resources[lng].translation[area] = messages;
+          bundle[area] = messages;
+        }
+        i18n.addResourceBundle(lng, 'translation', bundle, true, true);
+      },
+    );
     // A failed download (network) may be retried by the next page.
     done.catch(() => loading.delete(lng));
     loading.set(lng, done);
