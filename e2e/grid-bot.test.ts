@@ -5,6 +5,8 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
 
 const EMAIL = 'grid-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
+/** The page's refresh of the grids and of the selected grid's levels (GRID_POLL_MS), ms. */
+const POLL_MS = 5_000;
 
 /**
  * The Grid bot from `/grid-bot` on a paper account (issue 14 §3 "Tests"): start a grid, move the simulated
@@ -22,10 +24,30 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
   const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
   const setPrice = (price: number) =>
     post('/api/dev/market/price', { exchange: 'binance', symbol: 'BTC/USDT', price });
+  /** The user's one grid as the server has it: its PNL (the list) and its open orders (its detail). */
+  const serverGrid = async () => {
+    const { bots } = (await post('/api/gridbot/activos', { user_id: EMAIL })) as {
+      bots: { id: string; pnl_quote: number }[];
+    };
+    const grid = bots[0]!;
+    const { bot } = (await apiCall(server.baseUrl, token, 'GET', `/api/gridbot/${grid.id}`)) as {
+      bot: { orders: { side: string }[] };
+    };
+    const count = (side: string) => bot.orders.filter((o) => o.side === side).length;
+    return { pnl: grid.pnl_quote, buys: count('buy'), sells: count('sell') };
+  };
+  /** Once the server is there (`poll` passes), the page's next refresh now instead of at its 5 s timer. */
+  const refreshWhen = async (poll: () => Promise<unknown>) => {
+    await poll();
+    await browser.page.clock.fastForward(POLL_MS);
+  };
 
   beforeAll(async () => {
     server = await startServer({ SIMULATOR_CONTROL: '1', BOT_RUNNER: '1' });
     browser = await openBrowser();
+    // The page's timers are the browser clock's (flowing as real time): a step brings the page's next
+    // refresh forward once the server has done what it waits for (as e2e/dashboard.test.ts).
+    await browser.page.clock.install();
   });
   afterAll(async () => {
     await browser?.close();
@@ -101,10 +123,14 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
 
     // Down through the buy at 99,495: it fills and re-arms a sell one level up (99,992.48).
     await setPrice(99_400);
+    await refreshWhen(() => expect.poll(async () => (await serverGrid()).sells, { timeout: 30_000 }).toBe(3));
     await expect.poll(() => legend.getAttribute('data-sells'), { timeout: 30_000 }).toBe('3');
     await expect.poll(() => legend.getAttribute('data-buys')).toBe('1');
     // Up through 99,992.48: that sell fills, one round closes with its profit (step − 2 × fee).
     await setPrice(100_100);
+    await refreshWhen(() =>
+      expect.poll(async () => (await serverGrid()).pnl, { timeout: 30_000 }).toBeGreaterThan(0),
+    );
     await expect
       .poll(async () => Number(await pnl.getAttribute('data-pnl')), { timeout: 30_000 })
       .toBeGreaterThan(0);
