@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { seedDataDir } from '../apps/server/test/db-snapshot';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -162,4 +162,21 @@ export async function openBrowser(): Promise<Browser> {
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Moves the pointer over the page until `target` is there. The header's menus and sign-in form load at
+ * the visitor's first interaction, else 5 s after the load event and an idle moment
+ * (apps/web/src/app/shell/wanted.ts): a click on `nav-trade` right after a page load waited out that
+ * timer (5.5 s measured). A pointer move is what a visitor does first; it is repeated because the page
+ * listens for it only once its header has mounted. Gives up after `timeoutMs`: the caller's own wait
+ * or click then fails with its usual message.
+ */
+export async function pointUntil(page: Page, target: Locator, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; (await target.count()) === 0 && Date.now() < deadline; i++) {
+    // Two points 1 px apart, near the top left corner (the logo), away from the toasts.
+    await page.mouse.move(4 + (i % 2), 4);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

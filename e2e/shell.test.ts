@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+import {
+  hasChromium,
+  openBrowser,
+  pointUntil,
+  startServer,
+  type Browser,
+  type RunningServer,
+} from './harness';
 import { loginInBrowser, registerViaApi } from './helpers/accounts';
 
 const LOGIN_TOAST = 'You must be logged in to access ...';
@@ -31,6 +38,8 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     browser = await openBrowser();
     page = browser.page;
     page.setDefaultTimeout(10_000);
+    // The page's timers are Playwright's clock (flowing as real time): the toast's 3 s is brought forward.
+    await page.clock.install();
     page.on('pageerror', (err) => console.error('[browser]', err.message));
     // Fixed prices for the ticker, answered for our own server's path.
     await page.route('**/api/ticker', (route) =>
@@ -56,6 +65,7 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     }
     // The toast closes itself after 3 s (hovering it pauses the timer: move the pointer away).
     await page.mouse.move(600, 500);
+    await page.clock.fastForward(3_000);
     await page.getByText(LOGIN_TOAST).first().waitFor({ state: 'detached', timeout: 6_000 });
 
     await page.getByTestId('nav-forum').click();
@@ -182,6 +192,7 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.goto(url('/'));
     await signInAs({ email: 'support@example.com' });
     await page.getByTestId('header-logout').waitFor();
+    await pointUntil(page, page.getByTestId('nav-trade'));
     await page.getByTestId('nav-trade').click();
     await page.getByTestId('nav-spot').click();
     await page.waitForURL(url('/spot'));

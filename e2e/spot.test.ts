@@ -2,7 +2,14 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginInBrowser, registerViaApi } from './helpers/accounts';
 import { apiCall } from './helpers/api';
-import { hasChromium, openBrowser, startServer, type Browser, type RunningServer } from './harness';
+import {
+  hasChromium,
+  openBrowser,
+  pointUntil,
+  startServer,
+  type Browser,
+  type RunningServer,
+} from './harness';
 
 const SUPPORT = 'support-e2e@example.com';
 const OTHER = 'spot-other-e2e@example.com';
@@ -253,6 +260,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     const other = await loginInBrowser(page, server.baseUrl, OTHER, PASSWORD);
     await page.goto(url('/'));
     await page.getByTestId('header-logout').waitFor();
+    await pointUntil(page, page.getByTestId('nav-trade'));
     for (const link of ['nav-spot', 'nav-futures']) {
       await page.getByTestId('nav-trade').click();
       await page.getByTestId(link).click();
