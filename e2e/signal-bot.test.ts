@@ -20,6 +20,12 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
   let token = '';
 
   const post = (path: string, body: unknown) => apiCall(server.baseUrl, token, 'POST', path, body);
+  /**
+   * The page's next refresh of the bots and the open log (SIGNAL_POLL_MS, 5 s) now, once the server has
+   * what the step waits for: the page's timers are Playwright's clock (installed in beforeAll, flowing as
+   * real time). Too early, it costs nothing but the wait for the refresh after.
+   */
+  const refreshNow = () => browser.page.clock.fastForward(5_000);
   const webhook = async (url: string, body: unknown) => {
     const res = await fetch(url, {
       method: 'POST',
@@ -37,6 +43,7 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
       PUBLIC_URL: 'https://bots.example.test',
     });
     browser = await openBrowser();
+    await browser.page.clock.install();
   });
   afterAll(async () => {
     await browser?.close();
@@ -114,6 +121,8 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
       '[data-testid="signal-log-row"][data-signal-id="e2e-buy-1"][data-status="executed"]',
     );
     await executed.waitFor({ timeout: 30_000 });
+    // Executed: the server holds the position the card shows at its next refresh.
+    await refreshNow();
     await expect.poll(() => executed.getByTestId('signal-log-status').textContent()).toBe('Executed');
     await expect
       .poll(() => executed.getByTestId('signal-log-orders').textContent())
@@ -132,10 +141,13 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     const again = await webhook(target, { secret, action: 'buy', symbol: SYMBOL, id: 'e2e-buy-1' });
     expect(again.status).toBe(200);
     expect(again.body.duplicate).toBe(true);
+    await refreshNow();
     const duplicate = card.locator('[data-testid="signal-log-row"][data-status="duplicate"]');
     await duplicate.waitFor({ timeout: 20_000 });
     await expect.poll(() => duplicate.getByTestId('signal-log-status').textContent()).toBe('Duplicate');
+    // Kept: nothing must trade in these 2 s; then one more refresh so the card reads the position anew.
     await page.waitForTimeout(2_000);
+    await refreshNow();
     await expect
       .poll(async () => Number(await card.getByTestId('signal-position-qty').getAttribute('data-value')))
       .toBe(qty);
@@ -144,6 +156,7 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     const wrong = await webhook(target, { secret: 'nope', action: 'buy', symbol: SYMBOL, id: 'e2e-bad' });
     expect(wrong.status).toBeGreaterThanOrEqual(400);
     expect(wrong.status).toBeLessThan(500);
+    await refreshNow();
     const rejected = card.locator('[data-testid="signal-log-row"][data-status="rejected"]');
     await rejected.waitFor({ timeout: 20_000 });
     await expect
