@@ -6,10 +6,10 @@ import { AppRoutes, preloadPage } from './app/router';
 import { getToken } from './shared/api/client';
 import { prefetchSession } from './shared/session/session';
 
-// The session check and the URL's page start now, in parallel and before the first render
-// (shared/session/session.tsx, app/router.tsx): a logged-in page needs both.
-prefetchSession();
-preloadPage(window.location.pathname, getToken() !== null);
+// The URL's page and the session check start now, in parallel and before the first render
+// (app/router.tsx, shared/session/session.tsx): a logged-in page needs both. The check's answer is
+// applied once the page is there too, so the page renders at once instead of suspending.
+prefetchSession(preloadPage(window.location.pathname, getToken() !== null));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -1,4 +1,4 @@
-import { lazy, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, useState, type ComponentProps, type ComponentType } from 'react';
 import { loadCatalogs } from '../shared/i18n/index';
 
 /** The other pages' Mantine CSS (`./styles/pages.ts`): one shared chunk, fetched once. */
@@ -37,9 +37,9 @@ export function markPageLoaded(): void {
 
 /** A lazy page that can be asked for before it renders (./router.tsx, `preloadPage`). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type LazyPage<C extends ComponentType<any>> = LazyExoticComponent<C> & {
-  /** Starts downloading the page and what it renders with; the render later takes the same download. */
-  preload: () => void;
+export type LazyPage<C extends ComponentType<any>> = ComponentType<ComponentProps<C>> & {
+  /** Starts downloading the page and what it renders with; resolves when all of it is there. */
+  preload: () => Promise<void>;
 };
 
 /**
@@ -51,7 +51,10 @@ export type LazyPage<C extends ComponentType<any>> = LazyExoticComponent<C> & {
  *
  * `preload()` starts that download before the page renders: the router calls it at start-up for the
  * page of the URL (./router.tsx), so a protected page's chunks come in parallel with GET /api/me, not
- * after it (issue 39: `/bot-dca`'s first visit).
+ * after it (issue 39: `/bot-dca`'s first visit). A page whose download is over when it first renders
+ * renders at once, without suspending: `React.lazy` suspends on its first render even then, and once a
+ * fallback has been shown React holds the content back until 300 ms after it (its throttling of
+ * Suspense reveals).
  */
 // `any` props: the same constraint as React.lazy's own; the page's real props come out typed.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -59,7 +62,9 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
   load: () => Promise<M>,
   name: K,
 ): LazyPage<M[K]> {
-  let loading: Promise<{ default: M[K] }> | null = null;
+  type Props = ComponentProps<M[K]>;
+  let loaded: ComponentType<Props> | null = null;
+  let loading: Promise<ComponentType<Props>> | null = null;
   const start = () =>
     (loading ??= (async () => {
       const [mod, { PageQueries }, { AppMantine }] = await Promise.all([
@@ -69,25 +74,40 @@ export function lazyPage<K extends string, M extends { [k in K]: ComponentType<a
         loadPageStyles(),
         loadCatalogs(),
       ]);
-      const Page: ComponentType<ComponentProps<M[K]>> = mod[name];
-      const WithQueries = (props: ComponentProps<M[K]>) => (
+      const Page: ComponentType<Props> = mod[name];
+      const WithQueries = (props: Props) => (
         <AppMantine>
           <PageQueries>
             <Page {...props} />
           </PageQueries>
         </AppMantine>
       );
-      return { default: WithQueries as M[K] };
+      loaded = WithQueries;
+      return WithQueries;
     })().catch((err: unknown) => {
       // A failed download (network) is asked for again by the next render or preload.
       loading = null;
       throw err;
     }));
-  const page = lazy(async () => {
-    const loaded = await start();
+  const Lazy = lazy(async () => {
+    const Loaded = await start();
     markPageLoaded();
-    return loaded;
-  }) as LazyPage<M[K]>;
-  page.preload = () => void start().catch(() => undefined);
-  return page;
+    return { default: Loaded };
+  });
+  const LazyPageComponent = (props: Props) => {
+    // Chosen once per mount: switching from the lazy path to the loaded one would mount the page anew.
+    const [ready] = useState(() => {
+      if (loaded) markPageLoaded();
+      return loaded;
+    });
+    const Shown = ready ?? Lazy;
+    return <Shown {...props} />;
+  };
+  return Object.assign(LazyPageComponent, {
+    preload: () =>
+      start().then(
+        () => undefined,
+        () => undefined,
+      ),
+  });
 }

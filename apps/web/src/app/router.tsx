@@ -130,15 +130,16 @@ export const routes: RouteObject[] = [
 
 /**
  * Starts downloading the page of `pathname` (its chunks, CSS and catalogs) before the first render
- * (main.tsx). The URL says which page will render; for a logged-in page, a stored token says the
- * visitor probably is logged in, so its chunks come in parallel with GET /api/me instead of after it
- * (issue 39: `/bot-dca`'s first visit). Nothing for `/` (in the first script), for an unknown path
- * (redirected home) or for a logged-in page without a token (redirected, no page code downloaded).
+ * (main.tsx); resolves when it is there (or failed: its render will ask again). The URL says which
+ * page will render; for a logged-in page, a stored token says the visitor probably is logged in, so its
+ * chunks come in parallel with GET /api/me instead of after it (issue 39: `/bot-dca`'s first visit).
+ * Nothing for `/` (in the first script), for an unknown path (redirected home) or for a logged-in page
+ * without a token (redirected, no page code downloaded): then `null`.
  */
-export function preloadPage(pathname: string, hasToken: boolean): void {
+export function preloadPage(pathname: string, hasToken: boolean): Promise<void> | null {
   const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as PageHandle | undefined;
-  if (!handle || (handle.guarded && !hasToken)) return;
-  handle.page.preload();
+  if (!handle || (handle.guarded && !hasToken)) return null;
+  return handle.page.preload();
 }
 
 /**

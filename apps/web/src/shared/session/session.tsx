@@ -51,11 +51,19 @@ function cacheUser(user: SessionUser | null) {
  * page waits for it).
  */
 let earlyMe: Promise<MeResponse> | null = null;
+/** What the first check's answer waits for besides it (the URL's page, preloaded by main.tsx). */
+let earlyAfter: Promise<unknown> | null = null;
 
-/** Starts the session check now when a token is stored; the provider's first check uses its answer. */
-export function prefetchSession(): void {
+/**
+ * Starts the session check now when a token is stored; the provider's first check uses its answer,
+ * applied once `after` (the URL's page download) has settled too: the guard then lets a page through
+ * that renders at once. A page that suspended instead would show the loader first, and React holds a
+ * Suspense boundary's content back until 300 ms after its fallback showed.
+ */
+export function prefetchSession(after: Promise<unknown> | null = null): void {
   if (!localStorage.getItem(STORAGE.token)) return;
   earlyMe = api<MeResponse>('/api/me');
+  earlyAfter = after;
   // Handled by the check that takes it; this only keeps an early failure from being "unhandled".
   earlyMe.catch(() => undefined);
 }
@@ -77,7 +85,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = localStorage.getItem(STORAGE.token);
     // The start-up request, once, and only for the check that follows it (the token it was sent with).
     const early = earlyMe;
+    const after = earlyAfter;
     earlyMe = null;
+    earlyAfter = null;
     if (!token) {
       setUser(null);
       cacheUser(null);
@@ -85,6 +95,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     try {
       const me = await (early ?? api<MeResponse>('/api/me'));
+      if (after) await after.catch(() => undefined);
       if (me.loggedIn && me.user) {
         setUser(me.user);
         cacheUser(me.user);
