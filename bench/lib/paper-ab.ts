@@ -13,6 +13,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeResultsSection } from './results-section';
 
 const [treeA, treeB, pairsArg] = process.argv.slice(2);
 if (!treeA || !treeB) throw new Error('usage: paper-ab.ts <treeA> <treeB> [pairs]');
@@ -139,13 +140,4 @@ const markdown = [
   `Largest ratio B / A: ×${worst.toFixed(3)}: ${worst <= 1.05 ? 'within' : 'NOT within'} 5 %.`,
 ].join('\n');
 const title = process.env.AB_TITLE ?? 'Paper path A/B: 10,000 bots on two checkouts';
-const file = path.join(import.meta.dirname, '..', 'RESULTS.md');
-const text = fs.readFileSync(file, 'utf8');
-const at = text.indexOf(`\n## ${title}\n`);
-const section = `\n## ${title}\n\n${markdown}\n`;
-if (at < 0) fs.writeFileSync(file, text + section);
-else {
-  const end = text.indexOf('\n## ', at + 1);
-  fs.writeFileSync(file, text.slice(0, at) + section + (end < 0 ? '' : text.slice(end)));
-}
-console.log(`wrote '${title}' into ${file}`);
+writeResultsSection(title, markdown);

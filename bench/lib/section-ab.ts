@@ -12,10 +12,10 @@
 // <benchA>/<benchB> are paths inside each tree (e.g. bench/backtest.bench.ts): the same file in both
 // when the bench did not change, or the older tree's file copied into the newer tree.
 import { execFile, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchSection } from '../run';
+import { writeResultsSection } from './results-section';
 
 const [treeA, benchA, treeB, benchB, pairsArg] = process.argv.slice(2);
 if (!treeA || !benchA || !treeB || !benchB)
@@ -146,16 +146,4 @@ const markdown = [
 console.log(markdown);
 
 const title = process.env.AB_TITLE;
-if (title) {
-  // The section in the RESULTS.md next to this file, replaced in place when it is there.
-  const file = path.join(import.meta.dirname, '..', 'RESULTS.md');
-  const text = fs.readFileSync(file, 'utf8');
-  const at = text.indexOf(`\n## ${title}\n`);
-  const section = `\n## ${title}\n\n${markdown}\n`;
-  if (at < 0) fs.writeFileSync(file, text + section);
-  else {
-    const end = text.indexOf('\n## ', at + 1);
-    fs.writeFileSync(file, text.slice(0, at) + section + (end < 0 ? '' : text.slice(end)));
-  }
-  console.log(`wrote '${title}' into ${file}`);
-}
+if (title) writeResultsSection(title, markdown);
