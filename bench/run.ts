@@ -35,7 +35,10 @@ for (const file of files) {
 }
 
 // A partial run (`npm run bench -- paper`) replaces only its own sections and keeps the others.
-const resultsFile = path.join(dir, 'RESULTS.md');
+// BENCH_RESULTS: another file (a probe run by hand that must not touch the committed results).
+const resultsFile = process.env.BENCH_RESULTS
+  ? path.resolve(process.env.BENCH_RESULTS)
+  : path.join(dir, 'RESULTS.md');
 const kept = new Map<string, string>();
 if (only.length > 0 && fs.existsSync(resultsFile)) {
   const previous = fs.readFileSync(resultsFile, 'utf8').split(/^## /m).slice(1);
@@ -57,4 +60,6 @@ const header = [
   '',
 ].join('\n');
 fs.writeFileSync(resultsFile, header + all.map(([title, body]) => `\n## ${title}\n\n${body}\n`).join(''));
-console.log(`wrote bench/RESULTS.md (${sections.length} sections run, ${all.length} in the file)`);
+console.log(
+  `wrote ${path.relative(process.cwd(), resultsFile)} (${sections.length} sections run, ${all.length} in the file)`,
+);
