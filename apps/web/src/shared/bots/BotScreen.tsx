@@ -62,12 +62,56 @@ export function BotScreenFrame({
   children?: ReactNode;
 }) {
   return (
+    <BotScreenHead screen={screen} title={title} {...(activeNav ? { activeNav } : {})}>
+      <BotScreenBody form={form} list={list} footer={footer}>
+        {children}
+      </BotScreenBody>
+    </BotScreenHead>
+  );
+}
+
+/**
+ * The frame's top, nav and title, with the rest (`BotScreenBody`) as its children: a screen may draw
+ * this first and its body once it has painted (shared/ui/afterFirstPaint.ts), in the same elements
+ * `BotScreenFrame` draws at once.
+ */
+export function BotScreenHead({
+  screen,
+  title,
+  activeNav,
+  children,
+}: {
+  screen: BotScreen;
+  title: string;
+  activeNav?: 'dca' | 'grid';
+  children?: ReactNode;
+}) {
+  return (
     <Container size="xl" py="md">
       <style>{pulseCss(screen.ids.prefix)}</style>
       <BotNav {...(activeNav ? { active: activeNav } : {})} />
       <Title order={2} mb="md">
         {title}
       </Title>
+      {children}
+    </Container>
+  );
+}
+
+/** The frame's body under `BotScreenHead`: the start form beside the active bots, the footer. */
+export function BotScreenBody({
+  form,
+  list,
+  footer,
+  children,
+}: {
+  form: ReactNode;
+  list: ReactNode;
+  footer: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Paper withBorder p="md">
           <Stack gap="sm">{form}</Stack>
@@ -78,7 +122,7 @@ export function BotScreenFrame({
       </SimpleGrid>
       {footer}
       {children}
-    </Container>
+    </>
   );
 }
 

@@ -6,7 +6,13 @@ import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
 import { BacktestButton } from '../../../shared/backtest/BacktestButton';
-import { ActiveBotsList, BotScreenFrame, BotsFooter, NoSession } from '../../../shared/bots/BotScreen';
+import {
+  ActiveBotsList,
+  BotScreenBody,
+  BotScreenHead,
+  BotsFooter,
+  NoSession,
+} from '../../../shared/bots/BotScreen';
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
 import { LeverageDialog } from '../../../shared/bots/LeverageDialog';
 import {
@@ -20,16 +26,35 @@ import {
 import { slTpProblem } from '../../../shared/bots/slTp';
 import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
+import { useAfterFirstPaint } from '../../../shared/ui/afterFirstPaint';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
 import { DCA_SCREEN as SCREEN } from './screen';
 
 const BOTS_PER_PAGE = 2;
 
-/** Grid Bot DCA dashboard (spec part 2 §2 "Bot start screen", DCA dashboard at /bot-dca). */
+/**
+ * Grid Bot DCA dashboard (spec part 2 §2 "Bot start screen", DCA dashboard at /bot-dca). Its nav and
+ * title render first, the screen under them once they have painted (shared/ui/afterFirstPaint.ts): the
+ * title is the page's largest text, and on a phone it waited for the whole screen's render and its
+ * first queries (issue 39, Lighthouse's LCP).
+ */
 export function BotDcaPage() {
   const { t } = useTranslation();
   const { user, checking } = useSession();
+  const painted = useAfterFirstPaint();
+  if (!user) return <NoSession checking={checking} />;
+  return (
+    <BotScreenHead screen={SCREEN} title={t('grid-dca.title')} activeNav="dca">
+      {painted && <BotDcaScreen />}
+    </BotScreenHead>
+  );
+}
+
+/** The screen under the title: the start form, the active bots, the footer and the dialogs. */
+function BotDcaScreen() {
+  const { t } = useTranslation();
+  const { user } = useSession();
   const qc = useQueryClient();
   const userId = userIdOf(user);
 
@@ -193,15 +218,10 @@ export function BotDcaPage() {
     [exchange, pair, t, userId],
   );
 
-  if (!user) return <NoSession checking={checking} />;
-
   const totalPnl = bots.reduce((s, b) => s + (Number.isFinite(b.pnl) ? b.pnl : 0), 0);
 
   return (
-    <BotScreenFrame
-      screen={SCREEN}
-      title={t('grid-dca.title')}
-      activeNav="dca"
+    <BotScreenBody
       form={
         <>
           <StartFormFields screen={SCREEN} form={form} />
@@ -295,6 +315,6 @@ export function BotDcaPage() {
           onConfirm={confirmLeverage}
         />
       )}
-    </BotScreenFrame>
+    </BotScreenBody>
   );
 }
