@@ -110,6 +110,8 @@ const envSchema = z.object({
   SHED_MAX_QUEUED: count(0, 1_000_000).default(1024),
   /** Sheddable API requests started per turn of the event loop; the rest wait for the next turns (0: off). */
   SHED_MAX_PER_TURN: count(0, 1_000_000).default(32),
+  /** Ms of synchronous work the sheddable API requests started in one turn may take (0: off; docs/limits.md). */
+  SHED_MAX_TURN_MS: count(0, 1_000).default(0),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
   /**

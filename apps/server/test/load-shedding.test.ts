@@ -179,6 +179,53 @@ describe('load shedding: a fair share of the event loop', () => {
     expect(healthTurn).toBeLessThan(Math.max(...startedAt));
   });
 
+  it('with maxTurnMs, starts only what fits in the time of a turn: many cheap requests a turn, few costly ones', async () => {
+    app = Fastify();
+    await app.register(loadSheddingPlugin, { maxInFlight: 0, maxTurnMs: 10, maxQueued: 1000 });
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end) {
+        /* busy: synchronous work of the handler, in ms */
+      }
+    };
+    const startedAt: Record<'cheap' | 'costly', number[]> = { cheap: [], costly: [] };
+    const order: number[] = [];
+    app.get('/api/cheap', async () => {
+      startedAt.cheap.push(turn);
+      return { ok: true };
+    });
+    app.get('/api/costly', async (req) => {
+      startedAt.costly.push(turn);
+      order.push(Number((req.query as { n: string }).n));
+      spin(3);
+      return { ok: true };
+    });
+    await app.ready();
+    const perTurn = (turns: number[]) => {
+      const m = new Map<number, number>();
+      for (const t of turns) m.set(t, (m.get(t) ?? 0) + 1);
+      return Math.max(...m.values());
+    };
+    // 3 ms each against a 10 ms budget: a turn starts while less than 10 ms is spent, so at most 4 (0, 3,
+    // 6 and 9 ms spent before each start).
+    const costly = await Promise.all(Array.from({ length: 16 }, (_, n) => app!.inject(`/api/costly?n=${n}`)));
+    expect(costly.every((r) => r.statusCode === 200)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(perTurn(startedAt.costly)).toBeLessThanOrEqual(4);
+    // Answers from memory fit many to a turn: far more than a count of 4 would allow.
+    const cheap = await Promise.all(Array.from({ length: 200 }, () => app!.inject('/api/cheap')));
+    counting = false;
+    expect(cheap.every((r) => r.statusCode === 200)).toBe(true);
+    expect(perTurn(startedAt.cheap)).toBeGreaterThan(20);
+  });
+
   it('goes quiet once nothing waits: no turn is scheduled while the server is idle', async () => {
     app = Fastify();
     await app.register(loadSheddingPlugin, { maxInFlight: 4, maxPerTurn: 2, maxQueued: 100 });

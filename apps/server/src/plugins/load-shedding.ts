@@ -53,6 +53,14 @@ export interface LoadSheddingOptions {
    * others wait, in arrival order, for the next turns; see "A fair share of the event loop" below.
    */
   maxPerTurn?: number;
+  /**
+   * Milliseconds of the event loop the sheddable requests started in one turn may take, counted as the
+   * synchronous time of starting each (routing, hooks, the handler up to its first wait: for an answer
+   * from memory, the whole answer); once spent, the others wait for the next turns (0: no limit). A
+   * budget in time rather than in requests: a count that keeps the turns short for a 2 ms call throttles a
+   * 0.1 ms one, whose turns are then mostly the reading of new requests (docs/limits.md).
+   */
+  maxTurnMs?: number;
   /** How often a summary of the refused requests is logged (ms; default 10 s). */
   summaryMs?: number;
 }
@@ -104,11 +112,14 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // is answered (a dashboard's polls, a flood) all have a request ready at every turn of the loop, and
   // Node reads every ready socket in one turn: with 200 of them a turn runs 200 handlers before the
   // loop gets back to a new connection, so a person arriving (health, login) waits for all of them, and
-  // more with every connection added. So at most `maxPerTurn` sheddable requests start per turn; the
-  // others wait in arrival order for the next turns (released from setImmediate, after the sockets
-  // were read), and exempt routes never wait. The same work is done in shorter turns: a newcomer
-  // waits for one short turn instead of one long one.
+  // more with every connection added. So the sheddable requests started in one turn are bounded, by
+  // their synchronous time (`maxTurnMs`) and or their count (`maxPerTurn`); the others wait in arrival
+  // order for the next turns (released from setImmediate, after the sockets were read), and exempt
+  // routes never wait. The same work is done in shorter turns: a newcomer waits for one short turn
+  // instead of one long one.
   const perTurn = (opts.maxPerTurn ?? 0) > 0 ? opts.maxPerTurn! : Infinity;
+  const turnMs = (opts.maxTurnMs ?? 0) > 0 ? opts.maxTurnMs! : Infinity;
+  const shared = perTurn !== Infinity || turnMs !== Infinity;
 
   let inFlight = 0;
   const counted = new WeakSet<FastifyRequest>();
@@ -126,6 +137,8 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
     return w;
   };
   let startedThisTurn = 0;
+  /** Synchronous ms spent starting requests in this turn (only counted with a time budget). */
+  let spentThisTurn = 0;
   let turnScheduled = false;
   let refused = 0;
   let dropped = 0;
@@ -133,15 +146,19 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   const start = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
     inFlight++;
     counted.add(request);
-    if (perTurn !== Infinity) {
-      startedThisTurn++;
-      scheduleTurn();
-    }
+    if (!shared) return done();
+    startedThisTurn++;
+    scheduleTurn();
+    if (turnMs === Infinity) return done();
+    const t0 = performance.now();
     done();
+    spentThisTurn += performance.now() - t0;
   };
+  /** Whether this turn still has room for a start (its count and its time). */
+  const roomThisTurn = () => startedThisTurn < perTurn && spentThisTurn < turnMs;
   /** Starts waiting requests while there is room in this turn and a free place. */
   const pump = () => {
-    while (queued() > 0 && inFlight < limit && startedThisTurn < perTurn) {
+    while (queued() > 0 && inFlight < limit && roomThisTurn()) {
       const next = shift();
       if (gone(next.request)) {
         dropped++;
@@ -155,6 +172,7 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   const nextTurn = () => {
     turnScheduled = false;
     startedThisTurn = 0;
+    spentThisTurn = 0;
     pump();
     // Only while there is work (pump and start schedule the next one): an immediate scheduled at every
     // turn would keep the loop from ever waiting for I/O: a core spent spinning while the server is idle.
@@ -235,7 +253,7 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // Callback style: an async hook costs a promise and a microtask turn per request (issue 18). A refused
   // or waiting request is not passed on here (`done` is called when it starts, or never).
   const shed: onRequestHookHandler = (request, reply, done) => {
-    if (queued() === 0 && inFlight < limit && startedThisTurn < perTurn) return start(request, done);
+    if (queued() === 0 && inFlight < limit && roomThisTurn()) return start(request, done);
     // The oldest waiting request whose client is gone says nothing about the wait: drop it first.
     while (queued() > 0 && gone(queue[head]!.request)) {
       shift();
@@ -267,7 +285,7 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // none reads `request.routeOptions` (a getter that builds an object on every read). With every rule
   // off, no route gets them. Registered after the auth plugin (app.ts), so that the shedding comes
   // first, before the session lookup.
-  const enabled = limit !== Infinity || perTurn !== Infinity;
+  const enabled = limit !== Infinity || shared;
   app.addHook('onRoute', (route) => {
     const shedConfig = route.config?.shed;
     if (typeof shedConfig === 'object') {
