@@ -40,8 +40,11 @@ export interface CachedCall {
 
 /** Statements that change rows (a FOR UPDATE lease is a write too): checked on every query's text. */
 const WRITE_SQL = /\b(insert\s+into|update|delete\s+from|truncate)\b/i;
-/** The tables the cached answers read (bot_trade_* rollups are kept by triggers on bot_trades). */
-const BOT_TABLE_SQL = /\bbots\b|\bbot_[a-z_]+\b/i;
+/**
+ * The tables the cached answers read (bot_trade_* rollups are kept by triggers on bot_trades; the
+ * Signal bot's webhook rows and signal log are read by its list and log calls).
+ */
+const BOT_TABLE_SQL = /\bbots\b|\bbot_[a-z_]+\b|\bsignal_(?:bots|events)\b/i;
 /** At most this many cached answers per user (different pages and filters), and users kept. */
 const MAX_KEYS_PER_USER = 64;
 const MAX_USERS = 20_000;
