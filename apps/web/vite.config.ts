@@ -71,10 +71,15 @@ function prerenderLanding(): Plugin {
         // React DOM puts its resource hints (the logo's image preload) before the first element; they
         // belong in <head>, and #root holds exactly what the browser's first render draws.
         let body = mod.renderLanding();
-        const hints = /^(?:<link [^>]*\/>)*/.exec(body)?.[0] ?? '';
+        let hints = /^(?:<link [^>]*\/>)*/.exec(body)?.[0] ?? '';
         body = body.slice(hints.length);
         const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        // The logo's preload is in index.html already.
+        if (index.includes('<link rel="preload" as="image" href="/logo.svg"'))
+          hints = hints.replace('<link rel="preload" as="image" href="/logo.svg"/>', '');
         const page = index
+          // `/` has no lazy page to hint (routeHints below): no request for the hints script.
+          .replace(/<script defer src="\/assets\/route-hints-[^"]+"><\/script>\s*/, '')
           // Hides the English, logged-out HTML from a visitor who will not see it (public/landing-gate.js).
           .replace(
             '</head>',
@@ -141,7 +146,216 @@ function toastStoreForPages(): Plugin {
   };
 }
 
+/** What a route's first visit downloads beyond the first script (`routeHints` below). */
+interface RouteHint {
+  /** The route's path as a pattern (`:param` segments), from app/router.tsx. */
+  path: string;
+  /** Only for a logged-in visitor (`guard(...)` in app/router.tsx): hinted only with a stored token. */
+  guarded: boolean;
+  /** Script chunks (modulepreload) and stylesheets (preload), output file names. */
+  files: string[];
+}
+
+/**
+ * The pages of app/router.tsx: each `lazyPage(() => import('…'))` constant and the route paths that
+ * render it (`{ path: '/x', ...open(Page) }` / `...guard(Page)`). A route whose page is not found, or a
+ * lazy page no route renders, fails the build: the hints would silently miss it.
+ */
+function routerPages(routerFile: string): { path: string; guarded: boolean; module: string }[] {
+  const text = fs.readFileSync(routerFile, 'utf8');
+  const modules = new Map<string, string>();
+  for (const m of text.matchAll(/const (\w+) = lazyPage\(\s*\(\) => import\('([^']+)'\)/g)) {
+    modules.set(m[1]!, path.resolve(path.dirname(routerFile), `${m[2]!}.tsx`));
+  }
+  const pages: { path: string; guarded: boolean; module: string }[] = [];
+  const used = new Set<string>();
+  for (const m of text.matchAll(/\{ path: '([^']+)', \.\.\.(open|guard)\((\w+)/g)) {
+    const module = modules.get(m[3]!);
+    if (!module) throw new Error(`routeHints: no lazyPage constant ${m[3]} in ${routerFile}`);
+    used.add(m[3]!);
+    pages.push({ path: m[1]!, guarded: m[2] === 'guard', module });
+  }
+  const unused = [...modules.keys()].filter((k) => !used.has(k));
+  if (pages.length < 10 || unused.length > 0)
+    throw new Error(
+      `routeHints: app/router.tsx not understood (${pages.length} routes; unused: ${unused.join(', ')})`,
+    );
+  return pages;
+}
+
+/**
+ * Route hints: a small script in index.html's <head> (`defer`, 2 KB: it holds back no paint) that asks
+ * for the URL's page at once — its chunks as `modulepreload`, its stylesheets and the catalogs as
+ * `preload` — where the app's own preload (app/router.tsx `preloadPage`, from main.tsx) can ask only once
+ * the first script has downloaded and run: on a phone's link that script is ~1 s of download, and the
+ * page's chunks came one round trip and their own download after it (issue 39, `/bot-dca`'s LCP). What
+ * it asks for is what `lazyPage` (app/lazyPage.tsx) loads for that page, and the app's own requests
+ * find it there (Vite's preload helper skips a file a `<link>` already asked for; the stylesheets it
+ * still links, from the cache). Like `preloadPage`: nothing for `/` (dist/landing.html has no hints),
+ * for an unknown path, or for a logged-in page without a stored token; the catalogs of the stored
+ * language (English always, the fallback). It also makes the first script's first two calls, GET
+ * /api/me (with a stored token) and GET /api/ticker, which the app then takes instead of asking
+ * (shared/api/client.ts `takeEarlyAnswer`): the page waits for the session check, and both came a
+ * round trip after the first script's download. A script file, not inline: the server's CSP allows
+ * only 'self' scripts. Written in the build only (the dev server has no chunks).
+ */
+function routeHints(): Plugin {
+  let fileName: string | null = null;
+  return {
+    name: 'bytx-route-hints',
+    apply: 'build',
+    generateBundle: {
+      // Before vite:build-html's generateBundle, which runs transformIndexHtml below.
+      order: 'pre',
+      handler(options, bundle) {
+        fileName = null;
+        if (options.format !== 'es') return;
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        // The first script (index.html's, main.tsx): the one entry of the app's build.
+        const entry = chunks.find((c) => c.isEntry);
+        if (!entry) return;
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (file: string, into = new Set<string>()) => {
+          if (into.has(file)) return into;
+          into.add(file);
+          for (const next of byFile.get(file)?.imports ?? []) closure(next, into);
+          return into;
+        };
+        const initial = closure(entry.fileName);
+        const cssOf = (file: string) => byFile.get(file)?.viteMetadata?.importedCss ?? new Set<string>();
+        // A chunk of stylesheets only (app/styles/pages.ts): Vite drops its empty script after this hook.
+        const cssOnly = (file: string) => {
+          const chunk = byFile.get(file);
+          return !!chunk && chunk.exports.length === 0 && chunk.code.trim() === '';
+        };
+        // index.html links the first script's stylesheets itself.
+        const initialCss = new Set([...initial].flatMap((f) => [...cssOf(f)]));
+        /** The file an `import()` of `id` fetches: its own chunk (a facade) or the chunk holding it. */
+        const chunkOf = (id: string) => {
+          const chunk =
+            chunks.find((c) => c.isDynamicEntry && c.facadeModuleId === id) ??
+            chunks.find((c) => c.moduleIds.includes(id));
+          if (!chunk) throw new Error(`routeHints: no chunk holds ${id}`);
+          return chunk.fileName;
+        };
+        /** Script and CSS files `import()` of these modules loads beyond the first script. */
+        const filesOf = (ids: string[]) => {
+          const js = new Set<string>();
+          for (const id of ids) closure(chunkOf(id), js);
+          const css = new Set<string>();
+          for (const file of js) for (const c of cssOf(file)) if (!initialCss.has(c)) css.add(c);
+          return [...js].filter((f) => !initial.has(f) && !cssOnly(f)).concat([...css]);
+        };
+        // What every lazy page loads with it (app/lazyPage.tsx: Query, Mantine's provider, the pages' CSS),
+        // and the toasts' store watcher app/providers.tsx loads once a page has (app/toastStore.ts).
+        const kit = [...(this.getModuleInfo(LAZY_PAGE)?.dynamicallyImportedIds ?? []), TOAST_STORE];
+        if (kit.length < 4) throw new Error('routeHints: app/lazyPage.tsx imports nothing dynamically');
+        const catalog = (lng: string) => chunks.find((c) => c.name === `i18n-${lng}`)?.fileName ?? null;
+        const hints: RouteHint[] = routerPages(ROUTER).map((page) => ({
+          path: page.path,
+          guarded: page.guarded,
+          files: filesOf([page.module, ...kit]),
+        }));
+        // Each file once, the routes by index: the same dozen files recur in every route.
+        const files = [...new Set(hints.flatMap((h) => h.files))];
+        const data = {
+          files: files.map((f) => `/${f}`),
+          routes: hints.map((h) => [
+            `^${h.path.replace(/:[^/]+/g, '[^/]+').replace(/[.]/g, '\\.')}/?$`,
+            h.guarded ? 1 : 0,
+            h.files.map((f) => files.indexOf(f)),
+          ]),
+          catalogs: { en: catalog('en'), es: catalog('es') },
+        };
+        const source = `// Route hints (apps/web/vite.config.ts \`routeHints\`): the URL's page asked for before the first script has run.
+(function (H) {
+  try {
+    var path = location.pathname, ls = window.localStorage, token = ls.getItem('token'), want = [];
+    // The calls the first script makes first, as api() makes them (shared/api/client.ts takeEarlyAnswer):
+    // the session check (shared/session/session.tsx prefetchSession) and the ticker's prices.
+    var early = { token: token, answers: {} };
+    var ask = function (p) {
+      var headers = { accept: 'application/json' };
+      if (token) headers.authorization = 'Bearer ' + token;
+      var answer = fetch(p, { headers: headers });
+      answer.catch(function () {});
+      early.answers[p] = answer;
+    };
+    if (token) ask('/api/me');
+    ask('/api/ticker');
+    window.__bytxEarly = early;
+    for (var i = 0; i < H.routes.length; i++) {
+      var r = H.routes[i];
+      if (!new RegExp(r[0], 'i').test(path)) continue;
+      if (r[1] && !token) return;
+      for (var j = 0; j < r[2].length; j++) want.push(H.files[r[2][j]]);
+      if (H.catalogs.en) want.push('/' + H.catalogs.en);
+      if (ls.getItem('lang') === 'es' && H.catalogs.es) want.push('/' + H.catalogs.es);
+      break;
+    }
+    for (var k = 0; k < want.length; k++) {
+      var link = document.createElement('link'), css = /\\.css$/.test(want[k]);
+      link.rel = css ? 'preload' : 'modulepreload';
+      if (css) link.as = 'style';
+      link.crossOrigin = '';
+      link.href = want[k];
+      document.head.appendChild(link);
+    }
+  } catch (e) {
+    // No storage (blocked) or an old browser: the app asks for its page itself.
+  }
+})(${JSON.stringify(data)});
+`;
+        const ref = this.emitFile({ type: 'asset', name: 'route-hints.js', source });
+        fileName = this.getFileName(ref);
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        if (!fileName) return;
+        // `defer`, before the first script: it runs once the document is parsed, and always before
+        // main.tsx (deferred and module scripts run in document order), which takes its GET /api/me.
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error('routeHints: no module script in index.html');
+        return `${html.slice(0, at)}<script defer src="/${fileName}"></script>\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}
+
+/**
+ * Mantine's `useId` (@mantine/hooks) returns React's id on a component's first render and then, from a
+ * layout effect, sets a random one: every Mantine input, switch, tabs or popover renders twice on mount,
+ * the second time synchronously inside the commit that mounted it, and that synchronous render flushes
+ * the commit's effects (the page's queries) before the browser may paint. On `/bot-dca`'s first visit it
+ * made the screen's commit one task of ~70 ms on a phone's CPU (issue 39, Lighthouse's TBT). In the
+ * build, the hook keeps the first render's id: React's `useId`, unique within the app's one root and
+ * stable, as Mantine's own server render uses it.
+ */
+function mantineStableIds(): Plugin {
+  return {
+    name: 'bytx-mantine-stable-ids',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      if (!id.endsWith('/@mantine/hooks/esm/use-id/use-id.mjs')) return null;
+      return `import { useId as useReactId } from 'react';
+export function useId(staticId) {
+  const reactId = useReactId();
+  return typeof staticId === 'string' ? staticId : \`mantine-\${reactId.replace(/:/g, '')}\`;
+}
+`;
+    },
+  };
+}
+
 const SRC = path.join(import.meta.dirname, 'src');
+/** The app's routes (routeHints) and the lazy page loader. */
+const ROUTER = path.join(SRC, 'app/router.tsx');
+const LAZY_PAGE = path.join(SRC, 'app/lazyPage.tsx');
+const TOAST_STORE = path.join(SRC, 'app/toastStore.ts');
+
 /** The first script's root (index.html). */
 const MAIN = path.join(SRC, 'main.tsx');
 /** What every page renders with (app/lazyPage.tsx: Mantine's provider, TanStack Query's). */
@@ -280,7 +494,14 @@ const RUNTIME_LIBRARIES =
 const FIRST_PAGE_CATALOG = /\/(?:features\/(?:landing|auth)\/i18n|app\/i18n|shared\/i18n)\/[a-z]+\.json$/;
 
 export default defineConfig({
-  plugins: [toastStoreForPages(), react(), precompress(), prerenderLanding()],
+  plugins: [
+    toastStoreForPages(),
+    mantineStableIds(),
+    react(),
+    routeHints(),
+    precompress(),
+    prerenderLanding(),
+  ],
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',

@@ -49,6 +49,33 @@ export async function api<T>(path: string, opts: ApiOptions = {}): Promise<T> {
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     signal: opts.signal,
   });
+  return readAnswer<T>(res);
+}
+
+declare global {
+  interface Window {
+    /**
+     * GET calls index.html's hints script made before the first script had downloaded (apps/web/
+     * vite.config.ts `routeHints`), as `api` makes them, with the token stored then: by path.
+     */
+    __bytxEarly?: { token: string | null; answers: Record<string, Promise<Response> | undefined> };
+  }
+}
+
+/**
+ * The answer to GET `path` the hints script asked for, once, if it asked with `token` (the one stored
+ * now); otherwise null, and the caller asks itself. Read it with `readAnswer`.
+ */
+export function takeEarlyAnswer(path: string, token: string | null): Promise<Response> | null {
+  const early = typeof window === 'undefined' ? undefined : window.__bytxEarly;
+  const answer = early?.answers[path];
+  if (!early || !answer) return null;
+  delete early.answers[path];
+  return early.token === token ? answer : null;
+}
+
+/** An answer of our server as `api` returns it: its JSON body, or ApiError for a non-2xx status. */
+export async function readAnswer<T>(res: Response): Promise<T> {
   const text = await res.text();
   let body: unknown = undefined;
   try {

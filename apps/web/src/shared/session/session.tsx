@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, STORAGE } from '../api/client';
+import { api, ApiError, readAnswer, STORAGE, takeEarlyAnswer } from '../api/client';
 
 export interface SessionUser {
   id: string;
@@ -61,8 +61,11 @@ let earlyAfter: Promise<unknown> | null = null;
  * Suspense boundary's content back until 300 ms after its fallback showed.
  */
 export function prefetchSession(after: Promise<unknown> | null = null): void {
-  if (!localStorage.getItem(STORAGE.token)) return;
-  earlyMe = api<MeResponse>('/api/me');
+  const token = localStorage.getItem(STORAGE.token);
+  if (!token) return;
+  // Asked for already by index.html's hints script, with this token, when the page opened.
+  const asked = takeEarlyAnswer('/api/me', token);
+  earlyMe = asked ? asked.then((res) => readAnswer<MeResponse>(res)) : api<MeResponse>('/api/me');
   earlyAfter = after;
   // Handled by the check that takes it; this only keeps an early failure from being "unhandled".
   earlyMe.catch(() => undefined);
