@@ -336,3 +336,106 @@ describe('load shedding: back to serving right after a flood', () => {
     }
   });
 });
+
+/** While the queue refuses, a new request is answered 503 at the socket, before Fastify's hooks. */
+describe('load shedding: the refusal at the socket', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  /** One request on a connection of its own: status, headers and body. */
+  const call = (port: number, path: string, method = 'GET', body?: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('refuses at the socket with the same answer, passes exempt paths, and Fastify sees nothing of it', async () => {
+    app = Fastify();
+    const seen: string[] = [];
+    app.addHook('onRequest', (request, _reply, done) => {
+      seen.push(request.url);
+      done();
+    });
+    await app.register(loadSheddingPlugin, { maxInFlight: 1, maxQueued: 1 });
+    const held = gate();
+    app.get('/api/work', async () => {
+      await held.wait();
+      return { ok: true };
+    });
+    app.post('/api/work', async () => ({ ok: true }));
+    app.get('/api/health', { config: { shed: false } }, async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+
+    // Nothing waits: requests go to Fastify (one worked on, one queued).
+    const first = call(port, '/api/work');
+    await sleep(50);
+    const second = call(port, '/api/work');
+    await sleep(50);
+    expect(app.loadShedding!.state()).toEqual({ inFlight: 1, queued: 1 });
+    expect(seen).toEqual(['/api/work', '/api/work']);
+
+    // The queue is full: refused at the socket, a body unread and the query string ignored.
+    const refused = await call(port, '/api/work?x=1', 'POST', JSON.stringify({ big: 'x'.repeat(10_000) }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(refused.body)).toEqual({
+      success: false,
+      ok: false,
+      error: BUSY_MESSAGE,
+      message: BUSY_MESSAGE,
+    });
+    // Exempt paths and paths outside the API pass on to Fastify.
+    expect((await call(port, '/api/health')).status).toBe(200);
+    expect((await call(port, '/nothing-here')).status).toBe(404);
+    expect(seen).toEqual(['/api/work', '/api/work', '/api/health', '/nothing-here']);
+
+    // Once the queue drains, requests reach Fastify again.
+    held.releaseAll();
+    expect((await first).status).toBe(200);
+    await sleep(20);
+    held.releaseAll();
+    expect((await second).status).toBe(200);
+    expect((await call(port, '/api/work', 'POST')).status).toBe(200);
+    expect(seen.at(-1)).toBe('/api/work');
+  });
+
+  it('refuses in the hook as before when refuseAtSocket is false', async () => {
+    app = Fastify();
+    let hooked = 0;
+    app.addHook('onRequest', (_request, _reply, done) => {
+      hooked++;
+      done();
+    });
+    await app.register(loadSheddingPlugin, { maxInFlight: 1, maxQueued: 1, refuseAtSocket: false });
+    const held = gate();
+    app.get('/api/work', async () => {
+      await held.wait();
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const first = call(port, '/api/work');
+    await sleep(50);
+    const second = call(port, '/api/work');
+    await sleep(50);
+    expect((await call(port, '/api/work')).status).toBe(503);
+    expect(hooked).toBe(3);
+    held.releaseAll();
+    await first;
+    await sleep(20);
+    held.releaseAll();
+    await second;
+  });
+});

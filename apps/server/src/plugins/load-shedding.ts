@@ -9,6 +9,8 @@ import type {
   onResponseHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { API_HEADERS } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,6 +65,11 @@ export interface LoadSheddingOptions {
   maxTurnMs?: number;
   /** How often a summary of the refused requests is logged (ms; default 10 s). */
   summaryMs?: number;
+  /**
+   * Refuse at the socket (default true): while the queue refuses, a new API request is answered 503
+   * by the HTTP server's own listener, before Fastify (see "The refusal at the socket" below).
+   */
+  refuseAtSocket?: boolean;
 }
 
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -286,22 +293,74 @@ export const loadSheddingPlugin = fp(async (app: FastifyInstance, opts: LoadShed
   // off, no route gets them. Registered after the auth plugin (app.ts), so that the shedding comes
   // first, before the session lookup.
   const enabled = limit !== Infinity || shared;
+  /** Paths of the routes that are never shed or have a lane of their own (the refusal at the socket passes them). */
+  const exempt = new Set<string>();
   app.addHook('onRoute', (route) => {
     const shedConfig = route.config?.shed;
     if (typeof shedConfig === 'object') {
       // A lane applies whatever the shared rules are (its budget is its own).
       let lane = lanes.get(shedConfig.lane);
       if (!lane) lanes.set(shedConfig.lane, (lane = { opts: shedConfig, inFlight: 0, waiting: [] }));
+      exempt.add(route.url);
       route.onRequest = [laneHook(lane), ...asArray(route.onRequest)];
       route.onResponse = [...asArray(route.onResponse), laneOnResponse];
       route.onRequestAbort = [...asArray(route.onRequestAbort), laneOnAbort];
       return;
     }
+    if (shedConfig === false) exempt.add(route.url);
     if (!enabled || !route.url.startsWith('/api/') || shedConfig === false) return;
     route.onRequest = [shed, ...asArray(route.onRequest)];
     route.onResponse = [...asArray(route.onResponse), onResponse];
     route.onRequestAbort = [...asArray(route.onRequestAbort), onRequestAbort];
   });
+
+  // The refusal at the socket. A refused request costs its HTTP parsing and its answer, and when the
+  // call under load is itself cheap (an answer from memory, ~0.1 ms) that cost decides how much is
+  // left for the work: refusing 4 requests for every one served takes as long as serving it. Through
+  // Fastify a refusal also pays the request and reply objects, the router, the global hooks (security
+  // headers) and the send path; here, while the queue refuses (its oldest waited over maxQueueMs, or
+  // maxQueued wait), a new request to a sheddable path is answered by the server's own listener before
+  // Fastify sees it: the same 503, the same headers and body. The paths of exempt and lane routes
+  // (health, ready, login, /api/me: all without parameters) are passed on, and so is everything
+  // while nothing waits. `app.inject` does not go through the server: there the hook refuses as before.
+  const refusesNow = (): boolean => {
+    while (queued() > 0 && gone(queue[head]!.request)) {
+      shift();
+      dropped++;
+    }
+    if (queued() === 0) return false;
+    return queued() >= maxQueued || (maxQueueMs > 0 && performance.now() - queue[head]!.at > maxQueueMs);
+  };
+  const socketHeaders = {
+    ...API_HEADERS,
+    'retry-after': String(RETRY_AFTER_S),
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(BUSY_BODY)),
+  };
+  const refusedAtSocket = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? '/';
+    if (!url.startsWith('/api/') || !refusesNow()) return false;
+    const q = url.indexOf('?');
+    if (exempt.has(q === -1 ? url : url.slice(0, q))) return false;
+    refused++;
+    // The body is not read (the answer does not depend on it); the socket stays usable.
+    req.resume();
+    res.writeHead(503, socketHeaders).end(BUSY_BODY);
+    return true;
+  };
+  if (enabled && opts.refuseAtSocket !== false) {
+    app.addHook('onReady', async () => {
+      // The server's own listeners (Fastify's handler, or main.ts's early listener that hands over to
+      // it) run after the refusal, in their order.
+      const server = app.server;
+      const listeners = server.listeners('request') as RequestListener[];
+      server.removeAllListeners('request');
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (refusedAtSocket(req, res)) return;
+        for (const listener of listeners) listener.call(server, req, res);
+      });
+    });
+  }
 
   /** What the shedding holds now (tests and the bench). */
   app.decorate('loadShedding', {
