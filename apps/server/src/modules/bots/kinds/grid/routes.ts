@@ -82,7 +82,15 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
         body: gridHistorialBody,
       },
     },
-    async (req) => ({ ok: true, success: true, history: await grid.history(currentUser(req).id) }),
+    // Answered from the read cache until a write to the user's bots (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'gridbot/historial', {}, async () => ({
+        ok: true,
+        success: true,
+        history: await grid.history(userId),
+      }));
+    },
   );
 
   app.get(
@@ -91,6 +99,16 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
       ...auth,
       schema: { tags, summary: 'One Grid bot: levels, open orders, PnL (the chart)', params: gridIdParams },
     },
-    async (req) => ({ ok: true, success: true, bot: await grid.detail(currentUser(req).id, req.params.id) }),
+    // From the read cache until a write to the user's bots or their orders (a fill is one), or a tick of
+    // the pair (its price, and the runner's state that follows it) (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { id } = req.params;
+      return bots.reads.send(reply, userId, `gridbot|${id}`, { prices: true }, async () => ({
+        ok: true,
+        success: true,
+        bot: await grid.detail(userId, id),
+      }));
+    },
   );
 };
