@@ -10,6 +10,8 @@ import {
   type SignalEventOrder,
   type SignalEventStatus,
 } from '../../../../db/schema/index';
+import { readCacheFor, type ReadCache } from '../../read-cache';
+import { strategyIdOf } from '../../strategy-id';
 
 export type SignalEventRow = typeof signalEvents.$inferSelect;
 export type NewSignalEventRow = typeof signalEvents.$inferInsert;
@@ -31,13 +33,30 @@ const isUniqueViolation = (err: unknown) => {
 /** Code of the bot event written when a secret is replaced (`bot_events.code`; params `{reason}`). */
 export const SIGNAL_SECRET_EVENT = 'signal_secret_rotated';
 
-/** signal_bots and signal_events (migrations 0308, 0830). */
+/**
+ * signal_bots and signal_events (migrations 0308, 0830). Every write here drops the bots read cache
+ * of the bot's user after it completes (read-cache.ts: the Signal bot's list and log are answered from
+ * it); a write to these tables made elsewhere drops every user's.
+ */
 export class SignalRepository {
-  constructor(private readonly db: Db) {}
+  private readonly reads: ReadCache;
+
+  constructor(private readonly db: Db) {
+    this.reads = readCacheFor(db, strategyIdOf);
+  }
+
+  /** Runs a write of these bots' rows, then drops their users' cached answers (also when it failed). */
+  private async forBots<T>(botIds: string[], fn: () => PromiseLike<T>): Promise<T> {
+    try {
+      return await this.reads.attributed(fn);
+    } finally {
+      for (const id of botIds) this.reads.touchBot(id);
+    }
+  }
 
   /** A new bot's webhook row with the hash of its secret (secrets.ts). */
   async insertBot(botId: string, secretHash: string): Promise<void> {
-    await this.db.insert(signalBots).values({ botId, secretHash });
+    await this.forBots([botId], () => this.db.insert(signalBots).values({ botId, secretHash }));
   }
 
   /** The webhook rows of these bots (the list shows when and why each secret was replaced). */
@@ -59,23 +78,26 @@ export class SignalRepository {
   async replaceSecrets(rows: { botId: string; hash: string }[], reason: SignalSecretRotation): Promise<void> {
     if (rows.length === 0) return;
     const at = new Date();
-    await this.db.transaction(async (tx) => {
-      for (const r of rows) {
-        await tx
-          .update(signalBots)
-          .set({ secretHash: r.hash, secretEnc: null, secretRotatedAt: at, secretRotatedReason: reason })
-          .where(eq(signalBots.botId, r.botId));
-      }
-      await tx.insert(botEvents).values(
-        rows.map((r) => ({
-          botId: r.botId,
-          ts: at,
-          level: 'warn' as const,
-          code: SIGNAL_SECRET_EVENT,
-          params: { reason },
-        })),
-      );
-    });
+    const ids = rows.map((r) => r.botId);
+    await this.forBots(ids, () =>
+      this.db.transaction(async (tx) => {
+        for (const r of rows) {
+          await tx
+            .update(signalBots)
+            .set({ secretHash: r.hash, secretEnc: null, secretRotatedAt: at, secretRotatedReason: reason })
+            .where(eq(signalBots.botId, r.botId));
+        }
+        await tx.insert(botEvents).values(
+          rows.map((r) => ({
+            botId: r.botId,
+            ts: at,
+            level: 'warn' as const,
+            code: SIGNAL_SECRET_EVENT,
+            params: { reason },
+          })),
+        );
+      }),
+    );
   }
 
   /** The user's Signal bots (any status) with their webhook rows. */
@@ -99,19 +121,25 @@ export class SignalRepository {
 
   /** Stores the hash of a sealed secret and clears the sealed value (unless it changed meanwhile). */
   async convertSealed(botId: string, secretEnc: string, secretHash: string): Promise<boolean> {
-    const rows = await this.db
-      .update(signalBots)
-      .set({ secretHash, secretEnc: null })
-      .where(
-        and(eq(signalBots.botId, botId), eq(signalBots.secretEnc, secretEnc), isNull(signalBots.secretHash)),
-      )
-      .returning({ botId: signalBots.botId });
+    const rows = await this.forBots([botId], () =>
+      this.db
+        .update(signalBots)
+        .set({ secretHash, secretEnc: null })
+        .where(
+          and(
+            eq(signalBots.botId, botId),
+            eq(signalBots.secretEnc, secretEnc),
+            isNull(signalBots.secretHash),
+          ),
+        )
+        .returning({ botId: signalBots.botId }),
+    );
     return rows.length > 0;
   }
 
   /** Logs a signal that was not recorded for execution (rejected, or a duplicate of an accepted id). */
   async log(entry: SignalLogEntry): Promise<void> {
-    await this.db.insert(signalEvents).values({ ...entry, seq: null });
+    await this.forBots([entry.botId], () => this.db.insert(signalEvents).values({ ...entry, seq: null }));
   }
 
   /**
@@ -126,39 +154,41 @@ export class SignalRepository {
     const botId = entry.botId;
     const key = entry.signalKey ?? null;
     try {
-      return await this.db.transaction(async (tx): Promise<RecordOutcome> => {
-        await tx
-          .select({ seq: signalBots.lastSeq })
-          .from(signalBots)
-          .where(eq(signalBots.botId, botId))
-          .for('update');
-        if (key !== null) {
-          const [dup] = await tx
-            .select({ id: signalEvents.id })
-            .from(signalEvents)
-            .where(
-              and(
-                eq(signalEvents.botId, botId),
-                eq(signalEvents.signalKey, key),
-                isNotNull(signalEvents.seq),
-              ),
-            )
-            .limit(1);
-          if (dup) return { duplicate: true };
-        }
-        const [b] = await tx
-          .update(signalBots)
-          .set({ lastSeq: sql`${signalBots.lastSeq} + 1` })
-          .where(eq(signalBots.botId, botId))
-          .returning({ seq: signalBots.lastSeq });
-        if (!b) throw new Error(`signal bot ${botId} has no webhook row`);
-        const [row] = await tx
-          .insert(signalEvents)
-          .values({ ...entry, seq: b.seq, status: 'accepted' })
-          .returning({ id: signalEvents.id });
-        if (!row) throw new Error('signal insert returned nothing');
-        return { duplicate: false, id: row.id, seq: b.seq };
-      });
+      return await this.forBots([botId], () =>
+        this.db.transaction(async (tx): Promise<RecordOutcome> => {
+          await tx
+            .select({ seq: signalBots.lastSeq })
+            .from(signalBots)
+            .where(eq(signalBots.botId, botId))
+            .for('update');
+          if (key !== null) {
+            const [dup] = await tx
+              .select({ id: signalEvents.id })
+              .from(signalEvents)
+              .where(
+                and(
+                  eq(signalEvents.botId, botId),
+                  eq(signalEvents.signalKey, key),
+                  isNotNull(signalEvents.seq),
+                ),
+              )
+              .limit(1);
+            if (dup) return { duplicate: true };
+          }
+          const [b] = await tx
+            .update(signalBots)
+            .set({ lastSeq: sql`${signalBots.lastSeq} + 1` })
+            .where(eq(signalBots.botId, botId))
+            .returning({ seq: signalBots.lastSeq });
+          if (!b) throw new Error(`signal bot ${botId} has no webhook row`);
+          const [row] = await tx
+            .insert(signalEvents)
+            .values({ ...entry, seq: b.seq, status: 'accepted' })
+            .returning({ id: signalEvents.id });
+          if (!row) throw new Error('signal insert returned nothing');
+          return { duplicate: false, id: row.id, seq: b.seq };
+        }),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) return { duplicate: true };
       throw err;
@@ -190,7 +220,7 @@ export class SignalRepository {
 
   /** An accepted signal's outcome (only while it is still `accepted`: a second feed changes nothing). */
   async settle(
-    id: number,
+    event: { id: number; botId: string },
     patch: {
       status: 'executed' | 'skipped';
       reason: string | null;
@@ -198,10 +228,12 @@ export class SignalRepository {
       orders: SignalEventOrder[];
     },
   ): Promise<void> {
-    await this.db
-      .update(signalEvents)
-      .set({ ...patch, executedAt: new Date() })
-      .where(and(eq(signalEvents.id, id), eq(signalEvents.status, 'accepted')));
+    await this.forBots([event.botId], () =>
+      this.db
+        .update(signalEvents)
+        .set({ ...patch, executedAt: new Date() })
+        .where(and(eq(signalEvents.id, event.id), eq(signalEvents.status, 'accepted'))),
+    );
   }
 
   /** One page of the bot's log, newest first (index signal_events_bot_idx). */

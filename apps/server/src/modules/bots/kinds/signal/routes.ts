@@ -68,7 +68,15 @@ export const signalRoutes: KindPlugin = async (app, { ctx, repo, runner, bots })
   app.get(
     '/api/signalbot/bots',
     { ...auth, schema: { tags, summary: 'Signal bots of the user, active first' } },
-    async (req) => ({ success: true, bots: await service.list(currentUser(req).id) }),
+    // From the read cache until a write to the user's bots or signals, or a tick of a pair it read the
+    // price of (read-cache.ts): each answer was 4 PGlite queries and a price per active bot.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'signalbot/bots', { prices: true }, async () => ({
+        success: true,
+        bots: await service.list(userId),
+      }));
+    },
   );
 
   app.post(
@@ -116,7 +124,14 @@ export const signalRoutes: KindPlugin = async (app, { ctx, repo, runner, bots })
         querystring: signalListQuery,
       },
     },
-    async (req) => service.log(currentUser(req).id, req.params.id, req.query.page, req.query.per_page),
+    // From the read cache until a write to the user's bots, their orders or signals (read-cache.ts): each
+    // answer was 4-6 PGlite queries (the bot, the count, the page, the orders' journal rows).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { page, per_page: perPage } = req.query;
+      const key = `signalbot/signals|${req.params.id}|${page}|${perPage}`;
+      return bots.reads.send(reply, userId, key, {}, () => service.log(userId, req.params.id, page, perPage));
+    },
   );
 
   // The webhook, in its own context: its body parser and error handler apply to it alone.

@@ -337,7 +337,7 @@ export class SignalWebhook {
       if (this.closed) return;
       if (!bot || bot.status !== 'active') {
         // Stopped between record and execution: nothing is traded.
-        await this.signals.settle(row.id, {
+        await this.signals.settle(row, {
           status: 'skipped',
           reason: 'bot_stopped',
           reasonText: reasonText('bot_stopped'),
@@ -372,7 +372,7 @@ export class SignalWebhook {
     const out = state?.recent?.find((o) => o.seq === seq);
     if (!out) {
       const handled = (state?.lastSeq ?? 0) >= seq;
-      await this.signals.settle(row.id, {
+      await this.signals.settle(row, {
         status: 'skipped',
         reason: handled ? 'outcome_unknown' : 'bot_stopped',
         reasonText: reasonText(handled ? 'outcome_unknown' : 'bot_stopped'),
@@ -383,7 +383,7 @@ export class SignalWebhook {
     const orders = await this.ordersOf(bot.id, out.clientOrderIds);
     if (out.outcome === 'skipped') {
       const reason = SKIP_REASONS[out.reason ?? 'invalid'];
-      await this.signals.settle(row.id, {
+      await this.signals.settle(row, {
         status: 'skipped',
         reason,
         reasonText: reasonText(reason),
@@ -396,7 +396,7 @@ export class SignalWebhook {
       orders.every((o) => (o.status === 'rejected' || o.status === 'cancelled') && o.filled === 0);
     if (refused) {
       const detail = orders.map((o) => o.status).join(', ');
-      await this.signals.settle(row.id, {
+      await this.signals.settle(row, {
         status: 'skipped',
         reason: 'order_rejected',
         reasonText: reasonText('order_rejected', { detail }),
@@ -404,7 +404,7 @@ export class SignalWebhook {
       });
       return;
     }
-    await this.signals.settle(row.id, {
+    await this.signals.settle(row, {
       status: 'executed',
       reason: null,
       reasonText: null,
