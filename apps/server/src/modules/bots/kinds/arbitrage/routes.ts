@@ -95,9 +95,14 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
         querystring: arbitrageLogQuery,
       },
     },
-    async (req) => {
-      const { botId, events } = await arb.log(currentUser(req).id, req.query.limit);
-      return { success: true, bot_id: botId, events };
+    // Answered from the read cache until a write to the user's bots or their events (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { limit } = req.query;
+      return bots.reads.send(reply, userId, `arbitraje/log|${limit ?? ''}`, {}, async () => {
+        const { botId, events } = await arb.log(userId, limit);
+        return { success: true, bot_id: botId, events };
+      });
     },
   );
 };

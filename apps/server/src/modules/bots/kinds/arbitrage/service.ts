@@ -293,9 +293,17 @@ export class ArbitrageService {
     }));
   }
 
-  /** POST /api/estado_bot_arbitraje: active or not, both exchanges connected, the live figures. */
+  /**
+   * POST /api/estado_bot_arbitraje: active or not, both exchanges connected, the live figures. The bot's
+   * row is kept by the read cache until the next write to the user's bots (read-cache.ts `memo`); the
+   * connections are kept in memory too (connections-cache.ts); the figures (books, spread, inventory)
+   * are the runner's live state, read on every call: a tick changes them without any write.
+   */
   async status(userId: string): Promise<ArbitrageStatusResponse> {
-    const [connected, row] = await Promise.all([this.connected(userId), this.activeBot(userId)]);
+    const [connected, row] = await Promise.all([
+      this.connected(userId),
+      this.bots.reads.memo(userId, 'arbitrage active row', () => this.activeBot(userId)),
+    ]);
     return { success: true, activo: row !== null, connected, bot: row ? await this.view(row) : null };
   }
 
