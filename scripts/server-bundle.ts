@@ -23,6 +23,19 @@ export const CURRENT_BUNDLE = path.join(SERVER_BUNDLES, 'current');
 const KEEP_MS = 24 * 3_600_000;
 
 /**
+ * npm packages bundled with our sources (issue 45 point 5): viem and what it imports are some 500 ES
+ * modules of the ~770 a start loaded, each resolved, read and compiled on its own, although the server
+ * uses a small part of them (the chain module's imports). Bundled, esbuild keeps only that part, in a
+ * few chunks. Pure JavaScript that looks no file up beside its own code, and imported by no package
+ * that stays outside (a second copy would break its `instanceof` checks). @noble and @scure are
+ * bundled with them (viem and ox pin their own versions: an import left outside found the top-level
+ * one); otplib, outside, loads its own copy as before. drizzle-orm (~110 modules) and zod (~95) too,
+ * zod with the one package outside our code that imports it (fastify-type-provider-zod).
+ */
+export const BUNDLED_PACKAGES =
+  /^(viem|ox|abitype|@noble\/(hashes|curves)|@scure\/(base|bip32|bip39)|drizzle-orm|zod|fastify-type-provider-zod)(\/|$)/;
+
+/**
  * Our sources are bundled; every package from npm stays an import (PGlite, ccxt and anvil find their
  * files beside their own code). `import.meta.dirname` and `url` keep each source file's own values, so
  * paths the server derives from them (migrations, the web build, the backtest worker) are unchanged.
@@ -31,7 +44,7 @@ const keepSourceLocation: Plugin = {
   name: 'keep-source-location',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@bytx/') || path.isAbsolute(args.path)
+      args.path.startsWith('@bytx/') || path.isAbsolute(args.path) || BUNDLED_PACKAGES.test(args.path)
         ? undefined
         : { path: args.path, external: true },
     );
