@@ -35,6 +35,10 @@ const NO_BODY = Buffer.from('{}');
 export const backtestRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new BacktestService(ctx, new BacktestsRepository(ctx.db), new BotsRepository(ctx.db));
   backtestServices.set(ctx, service);
+  // Reads kept in memory (read-cache.ts): only where this process is the database's only writer.
+  if (ctx.database.driver === 'pglite') {
+    service.reads.enable((ctx.db as unknown as { $client?: unknown }).$client);
+  }
   app.addHook('onReady', async () => service.startup());
   app.addHook('onClose', async () => service.close());
   const auth = { onRequest: app.authenticate };
@@ -104,7 +108,10 @@ export const backtestRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       ...auth,
       schema: { tags, summary: 'The user’s recent backtests (kept 24 h)', querystring: backtestListQuery },
     },
-    async (req) => ({ success: true, backtests: await service.list(currentUser(req).id, req.query.limit) }),
+    async (req, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await service.listBody(currentUser(req).id, req.query.limit)),
   );
 
   app.get(
@@ -118,7 +125,10 @@ export const backtestRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         querystring: backtestGetQuery,
       },
     },
-    async (req) => service.get(currentUser(req).id, req.params.id),
+    async (req, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await service.getBody(currentUser(req).id, req.params.id)),
   );
 
   app.delete(

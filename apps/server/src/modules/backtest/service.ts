@@ -25,6 +25,7 @@ import type { StartParamDeps } from '../bots/start-params';
 import { UploadAdmission, type StartLimit } from './admission';
 import { alignRange, CandleStore, type CandleColumns } from './candles';
 import { WorkerPool, type PoolHandle } from './pool';
+import { backtestReadsFor, type BacktestReadCache } from './read-cache';
 import type { BacktestRow, BacktestsRepository } from './repository';
 import { storedResult, type StoredResult } from './stored-result';
 import type { UploadBody, UploadError, UploadResult } from './upload';
@@ -127,6 +128,8 @@ export class BacktestService {
   });
   readonly admission = new UploadAdmission({ ...START_LIMIT }, () => this.now());
   private readonly jobs = new Map<string, Job>();
+  /** The reads kept in memory (enabled by the routes on the embedded database). */
+  readonly reads: BacktestReadCache;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -135,6 +138,7 @@ export class BacktestService {
     private readonly repo: BacktestsRepository,
     private readonly bots: BotsRepository,
   ) {
+    this.reads = backtestReadsFor(ctx.db);
     const simulated = ctx.config.MARKET_DATA === 'simulated';
     this.candles = new CandleStore({
       database: ctx.database,
@@ -356,10 +360,37 @@ export class BacktestService {
     return { id: row.id };
   }
 
-  /** GET /api/backtest/{id}: the user's own backtest (another's, or an expired one, is a 404). */
-  async get(userId: string, id: string): Promise<BacktestView> {
-    const row = await this.repo.own(userId, id, this.cutoff());
-    if (!row) throw notFound(BACKTEST_MESSAGES.notFound);
+  /**
+   * GET /api/backtest/{id} as sent (JSON): the user's own backtest (another's, or an expired one, is a
+   * 404). A finished backtest's answer changes only by a write to its row (deleted, purged) or by
+   * expiring: it is kept (read-cache.ts), so its stored result is neither parsed from the database nor
+   * serialized again per request; expiry is checked here on every request. A queued or running one's
+   * answer (its progress is the worker's) is not kept. Kept as UTF-8 bytes: a 7-day answer is ~135 KB
+   * (chart candles and equity), encoded once, not per send.
+   */
+  async getBody(userId: string, id: string): Promise<Buffer> {
+    const cutoff = this.cutoff().getTime();
+    const key = `one|${userId}|${id}`;
+    const got = await this.reads.get(
+      key,
+      cutoff,
+      async () => {
+        const row = await this.repo.own(userId, id, new Date(cutoff));
+        if (!row) return null;
+        const active = row.status === 'queued' || row.status === 'running';
+        const body = Buffer.from(JSON.stringify(this.viewOf(row)));
+        return { createdAt: row.createdAt.getTime(), active, body };
+      },
+      (v) => (v && !v.active ? v.body.length : null),
+    );
+    if (!got || got.createdAt < cutoff) {
+      if (got) this.reads.forget(key);
+      throw notFound(BACKTEST_MESSAGES.notFound);
+    }
+    return got.body;
+  }
+
+  private viewOf(row: BacktestRow): BacktestView {
     const result = (row.result ?? null) as StoredResult | null;
     return {
       success: true,
@@ -381,17 +412,48 @@ export class BacktestService {
     };
   }
 
-  /** GET /api/backtest: the user's recent backtests, newest first. */
-  async list(userId: string, limit: number): Promise<BacktestListItem[]> {
-    const rows = await this.repo.list(userId, this.cutoff(), limit);
-    return rows.map((r) => {
-      const s = r.summary as BacktestSummary | null;
-      return {
-        ...this.itemOf(r),
-        net_pnl: s ? s.netPnl : null,
-        return_pct: s ? s.returnPct : null,
-      };
-    });
+  /**
+   * GET /api/backtest as sent (JSON): the user's recent backtests, newest first. The rows are kept until
+   * the next write to `backtests` (read-cache.ts) and cut at the current cutoff here: the newest `limit`
+   * rows created since an earlier cutoff, cut at a later one, are exactly the newest `limit` since the
+   * later one (every row created after it is newer than every row before it). The answer itself is kept
+   * with them while none of them is queued or running (a running one's progress is the worker's, read
+   * per request) and none has expired since (else it is made again from the kept rows).
+   */
+  async listBody(userId: string, limit: number): Promise<string> {
+    const cutoff = this.cutoff().getTime();
+    const got = await this.reads.get(
+      `list|${userId}|${limit}`,
+      cutoff,
+      async () => {
+        const rows = await this.repo.list(userId, new Date(cutoff), limit);
+        const active = rows.some((r) => r.status === 'queued' || r.status === 'running');
+        return {
+          rows,
+          oldest: Math.min(...rows.map((r) => r.createdAt.getTime())),
+          body: active ? null : JSON.stringify({ success: true, backtests: this.listItems(rows, cutoff) }),
+        };
+      },
+      (v) => 512 * (v.rows.length + 1) + (v.body?.length ?? 0),
+    );
+    if (got.body !== null && got.oldest >= cutoff) return got.body;
+    return JSON.stringify({ success: true, backtests: this.listItems(got.rows, cutoff) });
+  }
+
+  private listItems(
+    rows: Awaited<ReturnType<BacktestsRepository['list']>>,
+    cutoff: number,
+  ): BacktestListItem[] {
+    return rows
+      .filter((r) => r.createdAt.getTime() >= cutoff)
+      .map((r) => {
+        const s = r.summary as BacktestSummary | null;
+        return {
+          ...this.itemOf(r),
+          net_pnl: s ? s.netPnl : null,
+          return_pct: s ? s.returnPct : null,
+        };
+      });
   }
 
   private itemOf(row: {
