@@ -92,7 +92,17 @@ export const pendingRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
       ...auth,
       schema: { ...READ_ONLY, tags, summary: 'Drawdowns of these open lots', body: drawdownsRefreshBody },
     },
-    async (req) => pending.drawdowns(currentUser(req).id, req.body.ids),
+    // Cached as GET /api/pending/drawdowns below, per list of ids.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(
+        reply,
+        userId,
+        `drawdowns|${JSON.stringify(req.body.ids)}`,
+        { prices: true },
+        () => pending.drawdowns(userId, req.body.ids),
+      );
+    },
   );
 
   app.get(
@@ -105,7 +115,14 @@ export const pendingRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }
         querystring: pendingUserQuery,
       },
     },
-    async (req) => pending.drawdowns(currentUser(req).id),
+    // Cached until a write to the user's bots (a lot bought, sold, funded, forgotten, its auto-fund
+    // flag: the runner writes every state change) or a tick of a pair it read the price of (read through
+    // the read cache's market hub, so the answer is keyed by the tick sequence it was computed at), and
+    // at most for the second it was computed in (read-cache.ts).
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(reply, userId, 'drawdowns', { prices: true }, () => pending.drawdowns(userId));
+    },
   );
 
   app.post(

@@ -348,7 +348,10 @@ export class PendingService {
   /** Drawdown and auto-fund flag of every open lot of the user (optionally only these ids). */
   async drawdowns(userId: string, ids?: string[]) {
     const wanted = ids ? new Set(ids) : null;
-    const rows = await this.repo.listByUser(userId, 'active');
+    // The user's active rows as `list` reads them (kept until the next write to the user's bots).
+    const rows = await this.bots.reads.memo(userId, 'active rows', () =>
+      this.repo.listByUser(userId, 'active'),
+    );
     const lotsByBot = rows.map((row) => ({ row, lots: this.lotsOf(row) }));
     const prices = await this.prices(lotsByBot.filter((b) => b.lots.length > 0).map((b) => b.row));
     const byId: Record<string, DrawdownRecord> = {};

@@ -85,7 +85,22 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
       ...auth,
       schema: { ...READ_ONLY, tags, summary: 'VNC quantities of the user’s pairs', body: vncsActualesBody },
     },
-    async (req) => ({ success: true, vncs: await classic.vncs(currentUser(req).id, req.body.bots) }),
+    // Cached until a write to the user's bots (read-cache.ts): a VNC's figures (qty, cost, its sell
+    // order, tp_vnc) are its state's, changed only by a fill or an action, which the runner writes; no
+    // price or clock is read. A residual handed over while computing is a write: that answer is not kept.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(
+        reply,
+        userId,
+        `vncs|${JSON.stringify(req.body.bots ?? null)}`,
+        {},
+        async () => ({
+          success: true,
+          vncs: await classic.vncs(userId, req.body.bots),
+        }),
+      );
+    },
   );
 
   app.post(
@@ -99,6 +114,21 @@ export const classicDcaRoutes: KindPlugin = async (app, { ctx, repo, runner, bot
         body: dcasActualesBody,
       },
     },
-    async (req) => ({ success: true, dcas: await classic.dcas(currentUser(req).id, req.body.bots) }),
+    // Cached until a write to the user's bots (read-cache.ts): the average entry is the position's
+    // cost over its qty (no live price: `summarizeClassicDca`'s price only moves the PnL, not `dca`),
+    // changed only by a fill, which the runner writes.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      return bots.reads.send(
+        reply,
+        userId,
+        `dcas|${JSON.stringify(req.body.bots ?? null)}`,
+        {},
+        async () => ({
+          success: true,
+          dcas: await classic.dcas(userId, req.body.bots),
+        }),
+      );
+    },
   );
 };
