@@ -1,5 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers read loosely */
+import { arbitrageSummary, type ArbitrageState } from '@bytx/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runners } from '../src/modules/bots/routes';
 import { untilSettled, until as waitFor } from './bots.helpers';
 import { apiCaller, createTestUser, makeTestApp, type TestApp } from './helpers';
 
@@ -173,6 +175,22 @@ describe('the Grid, Arbitrage and Signal reads kept in memory stay exact', () =>
       const h = await ok(alice, 'POST', '/api/historial_arbitraje', { user_id: alice.email });
       return (h.historial as Json[]).length >= 1;
     });
+    // The status's live figures are the runner's state at the moment of the read, tick after tick (the
+    // answer's text is kept while the state object is the same one).
+    const live = () => {
+      const st = runners.get(t.ctx)!.handle(botId)!.state as ArbitrageState;
+      const sum = arbitrageSummary(st);
+      return { books: sum.books, trips: sum.trips, waiting: sum.waiting };
+    };
+    for (const price of [3_031, 3_029.5, 3_030]) {
+      await setPrice('bybit', 'ETH/USDT', price);
+      for (let i = 0; i < 5; i++) {
+        const want = live();
+        const b = (await status()).bot;
+        expect({ books: b.books, trips: b.trips, waiting: b.waiting }).toEqual(want);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
     const codes = (await log()).events.map((e) => e.type as string);
     expect(codes).toContain('arb_round_trip');
     const [n] = await sql(`SELECT count(*)::int AS n FROM bot_events WHERE bot_id = $1`, [botId]);

@@ -75,6 +75,8 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
     '/api/estado_bot_arbitraje',
     {
       ...auth,
+      // Polled with the same body: parsed and validated once per distinct body (lib/memoized-body.ts).
+      config: { memoizeBody: true },
       schema: {
         ...READ_ONLY,
         tags,
@@ -82,7 +84,10 @@ export const arbitrageRoutes: KindPlugin = async (app, { ctx, repo, runner, bots
         body: arbitrageStatusBody,
       },
     },
-    async (req) => arb.status(currentUser(req).id),
+    // The same text while the connections, the bot's row and the runner's state are the same objects
+    // (service.ts statusText): the live figures are the runner's, read on every call.
+    async (req, reply) =>
+      reply.type('application/json; charset=utf-8').send(await arb.statusText(currentUser(req).id)),
   );
 
   app.get(

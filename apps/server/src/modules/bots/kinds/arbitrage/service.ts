@@ -47,6 +47,9 @@ export interface ArbitrageConfigJson {
   exchanges: [string, string];
 }
 
+/** Users whose last status answer is kept at most (then all are dropped: a cache, not a store). */
+const MAX_KEPT_STATUS = 20_000;
+
 const round = (x: number, d = 8) => Math.round(x * 10 ** d) / 10 ** d;
 const ceil2 = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
 const floor2 = (x: number) => Math.floor(x * 100 + 1e-9) / 100;
@@ -69,6 +72,12 @@ function spreadView(s: { edgePct: number | null; feesPct: number } | undefined, 
  * like every kind: the bot row's exchange is Binance, Bybit's market is followed as an extra market.
  */
 export class ArbitrageService {
+  /** The last status answer of each user and what it was computed from (statusText). */
+  private readonly lastStatus = new Map<
+    string,
+    { connected: boolean; row: BotRow | null; state: unknown; paused: boolean; body: string }
+  >();
+
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: BotsRepository,
@@ -300,14 +309,59 @@ export class ArbitrageService {
    * are the runner's live state, read on every call: a tick changes them without any write.
    */
   async status(userId: string): Promise<ArbitrageStatusResponse> {
+    return (await this.statusOf(userId)).answer;
+  }
+
+  /**
+   * The status answer serialized, the same text while nothing it is computed from changed: the
+   * connections, the bot's row (the same object while the read cache keeps it), the runner's state
+   * (never changed in place: each step makes a new one, stepArbitrage) and whether a pause is still
+   * running. An answer that read the hub's ticker (no book in the state yet) is not kept.
+   */
+  async statusText(userId: string): Promise<string> {
     const [connected, row] = await Promise.all([
       this.connected(userId),
       this.bots.reads.memo(userId, 'arbitrage active row', () => this.activeBot(userId)),
     ]);
-    return { success: true, activo: row !== null, connected, bot: row ? await this.view(row) : null };
+    const state = row ? this.stateOf(row) : null;
+    const until = (state as { pausedUntil?: number | null } | null)?.pausedUntil ?? null;
+    const paused = until !== null && until > Date.now();
+    const kept = this.lastStatus.get(userId);
+    if (
+      kept &&
+      kept.connected === connected &&
+      kept.row === row &&
+      kept.state === state &&
+      kept.paused === paused
+    ) {
+      return kept.body;
+    }
+    const { answer, ticker } = await this.statusOf(userId, { connected, row });
+    const body = JSON.stringify(answer);
+    if (!ticker && this.bots.reads.enabled) {
+      if (this.lastStatus.size >= MAX_KEPT_STATUS) this.lastStatus.clear();
+      this.lastStatus.set(userId, { connected, row, state, paused, body });
+    }
+    return body;
   }
 
-  async view(row: BotRow): Promise<ArbitrageBotView> {
+  private async statusOf(
+    userId: string,
+    read?: { connected: boolean; row: BotRow | null },
+  ): Promise<{ answer: ArbitrageStatusResponse; ticker: boolean }> {
+    const [connected, row] = read
+      ? [read.connected, read.row]
+      : await Promise.all([
+          this.connected(userId),
+          this.bots.reads.memo(userId, 'arbitrage active row', () => this.activeBot(userId)),
+        ]);
+    const used = { ticker: false };
+    const bot = row ? await this.view(row, used) : null;
+    return { answer: { success: true, activo: row !== null, connected, bot }, ticker: used.ticker };
+  }
+
+  /** `used.ticker` is set when a venue's book was not in the state and the hub's ticker was read. */
+  async view(row: BotRow, used?: { ticker: boolean }): Promise<ArbitrageBotView> {
     const cfg = row.config as ArbitrageConfigJson;
     const s = this.summaryOf(row);
     const exchanges = cfg.exchanges ?? [...ARBITRAGE_EXCHANGES];
@@ -320,6 +374,7 @@ export class ArbitrageService {
         continue;
       }
       // No book in the state (no runner here, or before the first tick): the hub's ticker.
+      if (used) used.ticker = true;
       const t = await this.bots.market.ticker(ex, row.symbol).catch(() => null);
       books[ex] = { bid: t?.bid ?? null, ask: t?.ask ?? null };
     }

@@ -75,6 +75,8 @@ export const gridRoutes: KindPlugin = async (app, { ctx, repo, runner, bots }) =
     '/api/gridbot/historial',
     {
       ...auth,
+      // Polled with the same body: parsed and validated once per distinct body (lib/memoized-body.ts).
+      config: { memoizeBody: true },
       schema: {
         ...READ_ONLY,
         tags,
