@@ -142,9 +142,13 @@ export async function seedReads(base: string, token: string, email: string): Pro
       quantity: '0.002',
     }),
   );
-  // Some open lots sold at market: history rows; the rest stay pending.
+  // Some open Grid Bot DCA lots sold at market: history rows; the rest stay pending. Not the classic DCA
+  // positions: selling one ends its cycle, and with `r: false` its bot stops, which left the classic DCA
+  // reads (dcas_actuales, vncs_actuales, bots_activos) measuring empty answers.
   const open = await get('/api/dca/pending_orders?per_page=200');
-  const lots = ((open.orders ?? []) as { id: string }[]).map((o) => o.id);
+  const lots = ((open.orders ?? []) as { id: string; kind: string }[])
+    .filter((o) => o.kind === 'grid-dca')
+    .map((o) => o.id);
   for (const id of lots.slice(0, LOTS_SOLD))
     await tryStep('lot sale', () => post('/api/dca/pending_orders/sell', { id }));
   const backtest = await tryStep('backtest', () =>
