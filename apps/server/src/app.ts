@@ -197,6 +197,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     maxQueueMs: config.SHED_MAX_QUEUE_MS,
     maxQueued: config.SHED_MAX_QUEUED,
     maxPerTurn: config.SHED_MAX_PER_TURN,
+    maxTurnMs: config.SHED_MAX_TURN_MS,
+    refuseAtSocket: config.SHED_REFUSE_AT_SOCKET,
   });
   for (const mod of modules) {
     await app.register(mod.plugin, { ctx });

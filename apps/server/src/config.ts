@@ -112,6 +112,8 @@ const envSchema = z.object({
   SHED_MAX_PER_TURN: count(0, 1_000_000).default(32),
   /** Ms of synchronous work the sheddable API requests started in one turn may take (0: off; docs/limits.md). */
   SHED_MAX_TURN_MS: count(0, 1_000).default(0),
+  /** While the queue refuses, answer the 503 at the socket, before Fastify (docs/limits.md; 0: in the hook). */
+  SHED_REFUSE_AT_SOCKET: boolFlag.default(true),
   /** Trust X-Forwarded-For (client address for rate limits) only behind a reverse proxy. */
   TRUST_PROXY: boolFlag.default(false),
   /**
