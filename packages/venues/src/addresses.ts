@@ -204,8 +204,28 @@ function seedBytes(seed: string, coin: string, n: number): Uint8Array {
   return new Uint8Array(Buffer.concat([out, more]).subarray(0, n));
 }
 
-/** The paper deposit address of one coin for one seed (user), deterministic. */
+/** Addresses already derived, by seed and coin (bounded: emptied when full). */
+const derived = new Map<string, DepositAddress>();
+const DERIVED_MAX = 10_000;
+
+/**
+ * The paper deposit address of one coin for one seed (user), deterministic. Derived once per (seed,
+ * coin) and then kept: the EVM checksum's keccak in BigInt arithmetic took ~0.4 ms a coin (load 11), and
+ * GET /api/address asks for every wallet coin a paper account has no stored address of, on every call.
+ */
 export function paperDepositAddress(seed: string, coin: string): DepositAddress {
+  const key = `${seed}\u0000${coin.toUpperCase()}`;
+  let a = derived.get(key);
+  if (!a) {
+    a = deriveDepositAddress(seed, coin);
+    if (derived.size >= DERIVED_MAX) derived.clear();
+    derived.set(key, a);
+  }
+  // A copy: callers own what they get.
+  return { ...a };
+}
+
+function deriveDepositAddress(seed: string, coin: string): DepositAddress {
   const c = coin.toUpperCase();
   const evm = EVM[c];
   const r20 = seedBytes(seed, c, 20);
