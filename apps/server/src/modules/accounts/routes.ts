@@ -23,13 +23,14 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { tableCache } from '../../db/table-cache';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { LOGIN_LANE } from '../../plugins/load-shedding';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
 import { addressKey, FailedLoginThrottle } from './login-throttle';
 import { assertRecentAuth, requireRecentAuth } from './reauth';
-import type { SessionClient } from './sessions.repository';
+import { SESSION_IDLE_MS, type OpenSession, type SessionClient } from './sessions.repository';
 
 /** Window of LOGIN_FAILURES_PER_ADDRESS (failed logins from one address across all emails). */
 const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
@@ -65,6 +66,15 @@ const clientOf = (request: FastifyRequest): SessionClient => {
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new AccountsService(ctx);
+  /**
+   * GET /api/sessions' rows per user, kept until the next write to the sessions table (a login, a
+   * logout, the once-a-minute last_seen_at) or a user's deletion (db/table-cache.ts), and until the
+   * first of them expires or goes idle: the list read on every call was the whole of its cost.
+   */
+  const openSessions = tableCache<OpenSession[]>(ctx, /\bsessions\b|\bdelete\s+from\s+"?users\b/i, {
+    until: (rows) =>
+      Math.min(...rows.map((r) => Math.min(r.expiresAt.getTime(), r.lastSeenAt.getTime() + SESSION_IDLE_MS))),
+  });
   const failedLogins = new FailedLoginThrottle(
     ctx.config.LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_FAILURE_WINDOW_MS,
@@ -247,7 +257,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request) => ({
       success: true as const,
-      has2FA: await service.twofa.isEnabled(currentUser(request).id),
+      has2FA: await service.twofa.isEnabledShown(currentUser(request).id),
     }),
   );
 
@@ -390,7 +400,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request) => {
       const user = currentUser(request);
-      const rows = await service.sessions.listForUser(user.id);
+      const rows = await openSessions.get(user.id, () => service.sessions.listForUser(user.id));
       return {
         success: true as const,
         sessions: rows.map((r) => ({

@@ -26,6 +26,8 @@ export interface OpenSession {
   id: string;
   createdAt: Date;
   lastSeenAt: Date;
+  /** When it ends at the latest (not shown; when a kept list must be read again). */
+  expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
 }
@@ -68,6 +70,7 @@ export class SessionsRepository {
         id: sessions.id,
         createdAt: sessions.createdAt,
         lastSeenAt: sessions.lastSeenAt,
+        expiresAt: sessions.expiresAt,
         ip: sessions.ip,
         userAgent: sessions.userAgent,
       })

@@ -1,6 +1,7 @@
 import { generateSecret, generateURI, verifySync } from 'otplib';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
+import { tableCache, type TableCache } from '../../db/table-cache';
 import { sealContext } from '../../lib/crypto';
 import { badRequest, conflict, tooManyRequests } from '../../lib/errors';
 import { TotpRepository, type TotpRow } from './totp.repository';
@@ -22,13 +23,25 @@ export const REPLAY_MESSAGE = 'This 2FA code was already used. Wait for the next
  */
 export class TwoFactorService {
   readonly repo: TotpRepository;
+  /**
+   * The flag as GET /api/check_2fa shows it, kept until the next write to user_totp (or a user's
+   * deletion) by anyone (db/table-cache.ts): its read was the whole cost of the call.
+   */
+  private readonly shown: TableCache<boolean>;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new TotpRepository(ctx.db);
+    this.shown = tableCache(ctx, /\buser_totp\b|\bdelete\s+from\s+"?users\b/i);
   }
 
+  /** From the database: login, password change and disabling decide on it. */
   async isEnabled(userId: string): Promise<boolean> {
     return this.repo.isEnabled(userId);
+  }
+
+  /** For showing it (GET /api/check_2fa): exact, through the table cache. */
+  async isEnabledShown(userId: string): Promise<boolean> {
+    return this.shown.get(userId, () => this.repo.isEnabled(userId));
   }
 
   /** A fresh secret for the settings screen; it is kept pending until a code confirms it. */

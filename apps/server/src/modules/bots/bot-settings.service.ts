@@ -6,6 +6,7 @@ import {
   fillMessage,
   LIMITS,
 } from '@bytx/contract';
+import { tableCache, type TableCache } from '../../db/table-cache';
 import { badRequest } from '../../lib/errors';
 import type { BotAccess } from './bot-access';
 import type { BotsRepository } from './bots.repository';
@@ -17,9 +18,24 @@ import { venueSymbol, type DerivativesMarket } from './derivatives';
  */
 export class BotSettings {
   private readonly repo: BotsRepository;
+  /**
+   * The rows GET /api/set_leverage and GET /api/apartado_usuario read, by (user, exchange, symbol),
+   * kept until the next write to bot_user_settings by anyone (db/table-cache.ts): their reads were
+   * nearly all of those calls' cost. Not the bots read cache: the runner's writes to the user's bots
+   * would drop these every few seconds while they never change them.
+   */
+  private readonly kept: TableCache<{ apartado: string | null; leverage: number | null }>;
 
   constructor(private readonly access: BotAccess) {
     this.repo = access.repo;
+    this.kept = tableCache(access.ctx, /\bbot_user_settings\b|\bdelete\s+from\s+"?users\b/i);
+  }
+
+  /** The stored setting of the user's (exchange, symbol) ('' for none), through the cache. */
+  private setting(userId: string, exchange = '', symbol = '') {
+    return this.kept.get(JSON.stringify([userId, exchange, symbol]), () =>
+      this.repo.settings(userId, exchange, symbol),
+    );
   }
 
   /**
@@ -63,8 +79,8 @@ export class BotSettings {
     const ex = exchange.trim().toLowerCase();
     if (!(EXCHANGE_KEYS as readonly string[]).includes(ex)) throw badRequest(`Unknown exchange: ${exchange}`);
     const sym = symbol && asciiTrim(symbol) ? await this.access.listed(ex, symbol) : '';
-    const own = sym ? (await this.repo.settings(userId, ex, sym)).leverage : null;
-    const leverage = own ?? (await this.repo.settings(userId, ex, '')).leverage ?? 1;
+    const own = sym ? (await this.setting(userId, ex, sym)).leverage : null;
+    const leverage = own ?? (await this.setting(userId, ex, '')).leverage ?? 1;
     return {
       success: true as const,
       exchange: ex,
@@ -92,6 +108,6 @@ export class BotSettings {
   }
 
   async apartado(userId: string) {
-    return (await this.repo.settings(userId)).apartado ?? 'Spot';
+    return (await this.setting(userId)).apartado ?? 'Spot';
   }
 }

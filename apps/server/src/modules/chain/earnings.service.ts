@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { getAddress, isAddress, verifyMessage, type Address, type Hex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
+import type { TableCache } from '../../db/table-cache';
 import { HttpError } from '../../lib/errors';
 import { tokens, type ChainReader } from './reader';
 import { isUniqueViolation, type ChainRepository } from './repository';
@@ -47,6 +48,15 @@ export function parseWalletAddress(raw: unknown): Address {
  * The earnings pool page's calls (spec part 1 §7): one wallet per user and one user per wallet, the
  * stats read from the pool contract through the shared cache (one read per address per 10 s).
  */
+/** What GET /api/earnings/history reads of the database, kept (EarningsService `kept`). */
+export interface HistoryRows {
+  /** The snapshots taken at or after `since` (ms), oldest first. */
+  since: number;
+  snaps: { at: Date; pool: string }[];
+  address: string | null;
+  paid: { at: Date; amount: string }[];
+}
+
 export class EarningsService {
   constructor(
     private readonly runtime: ChainRuntime,
@@ -55,6 +65,12 @@ export class EarningsService {
     private readonly log: FastifyBaseLogger,
     /** PUBLIC_URL: the domain and URI of the sign-in message (never the request's Host). */
     private readonly publicUrl: string,
+    /**
+     * GET /api/earnings/history's rows by user and window, kept until the next write to the snapshots,
+     * events or wallets (db/table-cache.ts): their three queries were nearly all of the call's cost.
+     * The window's start moves with the clock: the kept snapshots are cut to it on every call.
+     */
+    private readonly kept?: TableCache<HistoryRows>,
   ) {}
 
   /**
@@ -191,10 +207,21 @@ export class EarningsService {
    */
   async history(userId: string, days: number): Promise<EarningsHistoryResponse> {
     const chain = this.runtime.require();
-    const address = await this.repo.walletOf(userId);
-    const since = new Date(Date.now() - days * 86_400_000);
-    const snaps = await this.repo.snapshots(chain.chainId, since);
-    const paid = address ? await this.repo.rewardsPaid(chain.chainId, address) : [];
+    const load = async (): Promise<HistoryRows> => {
+      const address = await this.repo.walletOf(userId);
+      const since = Date.now() - days * 86_400_000;
+      const snaps = await this.repo.snapshots(chain.chainId, new Date(since));
+      const paid = address ? await this.repo.rewardsPaid(chain.chainId, address) : [];
+      return { since, snaps, address, paid };
+    };
+    const rows = this.kept ? await this.kept.get(`${userId}|${days}`, load) : await load();
+    const { address, paid } = rows;
+    // Rows kept from an earlier call: the snapshots that left the window since are cut off.
+    const since = Date.now() - days * 86_400_000;
+    let first = 0;
+    if (since > rows.since)
+      while (first < rows.snaps.length && rows.snaps[first]!.at.getTime() < since) first++;
+    const snaps = first === 0 ? rows.snaps : rows.snaps.slice(first);
     const points: EarningsHistoryResponse['points'] = [];
     let i = 0;
     let sum = 0n;

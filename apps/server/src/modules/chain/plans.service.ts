@@ -9,10 +9,11 @@ import {
   type PlansResponse,
 } from '@bytx/contract';
 import type { AppContext } from '../../context';
+import type { TableCache } from '../../db/table-cache';
 import { HttpError } from '../../lib/errors';
 import type { BotsRepository } from '../bots/bots.repository';
 import type { ChainReader } from './reader';
-import { ChainRepository, type PlanPaymentRow } from './repository';
+import { ChainRepository, type ChainEventRow, type PlanPaymentRow } from './repository';
 import type { ChainRuntime } from './runtime';
 
 const DAY_MS = 86_400_000;
@@ -58,6 +59,14 @@ export function dueOfRefusal(reason: string): number | null {
   return Number.isFinite(due) ? due : null;
 }
 
+/** A user's rows behind GET /api/plans (what the clock, the chain's head and prices do not change). */
+export interface PlanRows {
+  ref: string;
+  payments: PlanPaymentRow[];
+  refused: PlanPaymentRow[];
+  pending: ChainEventRow[];
+}
+
 /** GET /api/plans: prices, the user's payment ref, the active plan and payments waiting for confirmations. */
 export class PlansService {
   constructor(
@@ -67,19 +76,37 @@ export class PlansService {
     private readonly plansRequired: boolean,
     /** The chain's latest block as the indexer last saw it. */
     private readonly head: () => bigint | null,
+    /**
+     * The users' rows, kept until the next write to the tables they come from (db/table-cache.ts):
+     * four queries on every call were nearly all of its cost. The active plan (the clock), the
+     * confirmations (the head) and the prices are still worked out on every call.
+     */
+    private readonly kept?: TableCache<PlanRows>,
   ) {}
 
   async active(userId: string): Promise<PlanPeriod | null> {
     return activePlanOf(await this.repo.planPayments(this.runtime.chainId, userId), Date.now());
   }
 
+  /** The user's rows (the payment ref is made on first use: that load is not kept, it wrote). */
+  private async rows(userId: string): Promise<PlanRows> {
+    const load = async (): Promise<PlanRows> => {
+      const chainId = this.runtime.chainId;
+      const [ref, payments, refused] = await Promise.all([
+        this.repo.paymentRef(userId),
+        this.repo.planPayments(chainId, userId),
+        this.repo.refusedPayments(chainId, userId),
+      ]);
+      const pending = this.runtime.mode === 'off' ? [] : await this.repo.pendingPayments(chainId, ref);
+      return { ref, payments, refused, pending };
+    };
+    return this.kept ? this.kept.get(userId, load) : load();
+  }
+
   async view(userId: string): Promise<PlansResponse> {
-    const [ref, prices, active, refusedRows] = await Promise.all([
-      this.repo.paymentRef(userId),
-      this.reader.planPrices(),
-      this.active(userId),
-      this.repo.refusedPayments(this.runtime.chainId, userId),
-    ]);
+    const [rows, prices] = await Promise.all([this.rows(userId), this.reader.planPrices()]);
+    const { ref, refused: refusedRows, pending: pendingRows } = rows;
+    const active = activePlanOf(rows.payments, Date.now());
     const refused: NonNullable<PlansResponse['refused']> = [];
     for (const r of refusedRows) {
       const id = planIdOf(r.plan);
@@ -97,8 +124,6 @@ export class PlansService {
     }
     const head = this.head();
     const required = this.runtime.config.confirmations;
-    const pendingRows =
-      this.runtime.mode === 'off' ? [] : await this.repo.pendingPayments(this.runtime.chainId, ref);
     const pending: PlansResponse['pending'] = [];
     for (const e of pendingRows) {
       const args = e.args as { plan?: unknown };

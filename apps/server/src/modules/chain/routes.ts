@@ -22,13 +22,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { tableCache } from '../../db/table-cache';
 import { sha256 } from '../../lib/crypto';
 import { tooManyRequests } from '../../lib/errors';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { ChainService } from './chain.service';
-import { EarningsService } from './earnings.service';
+import { EarningsService, type HistoryRows } from './earnings.service';
 import { ChainIndexer } from './indexer';
-import { PlansService } from './plans.service';
+import { PlansService, type PlanRows } from './plans.service';
 import { ChainReader } from './reader';
 import { ChainRepository } from './repository';
 import { proxyRpc } from './rpc-proxy';
@@ -80,8 +81,36 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     keeperMs: cfg.mode === 'embedded' ? 60_000 : 0,
     snapshotMs: 600_000,
   });
-  const earnings = new EarningsService(runtime, reader, repo, ctx.log, ctx.config.publicUrl);
-  const plans = new PlansService(runtime, reader, repo, ctx.config.PLANS_REQUIRED, () => indexer.head);
+
+  /** A user's deletion takes their chain rows with it (foreign keys): it drops these caches too. */
+  const userDelete = String.raw`\bdelete\s+from\s+"?users\b`;
+  const plans = new PlansService(
+    runtime,
+    reader,
+    repo,
+    ctx.config.PLANS_REQUIRED,
+    () => indexer.head,
+    tableCache<PlanRows>(
+      ctx,
+      new RegExp(String.raw`\bchain_(payment_refs|plans|events)\b|${userDelete}`, 'i'),
+    ),
+  );
+  const earnings = new EarningsService(
+    runtime,
+    reader,
+    repo,
+    ctx.log,
+    ctx.config.publicUrl,
+    tableCache<HistoryRows>(
+      ctx,
+      new RegExp(String.raw`\bchain_(snapshots|events|wallets)\b|${userDelete}`, 'i'),
+    ),
+  );
+  /** GET /api/earnings/wallet's address per user, kept until the next write to chain_wallets. */
+  const wallets = tableCache<string | null>(
+    ctx,
+    new RegExp(String.raw`\bchain_wallets\b|${userDelete}`, 'i'),
+  );
   const chain = new ChainService(runtime, reader, repo, ctx.log);
   // The embedded node's start (anvil, and its contract checks or deployment) took ~30 % of a restart
   // when it was awaited here: Fastify serves only after every onReady hook. It now runs in the
@@ -242,7 +271,10 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: earningsWalletResponse },
       },
     },
-    async (req) => ({ success: true as const, address: await earnings.wallet(currentUser(req).id) }),
+    async (req) => {
+      const userId = currentUser(req).id;
+      return { success: true as const, address: await wallets.get(userId, () => earnings.wallet(userId)) };
+    },
   );
 
   app.get(

@@ -8,9 +8,11 @@ import {
   forumPostsResponse,
   logoAccessResponse,
 } from '@bytx/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { tableCache } from '../../db/table-cache';
+import { serializeAs } from '../../lib/serialize';
 import { tooManyRequests } from '../../lib/errors';
 import { requireLogoAllowlist } from '../accounts/index';
 import { ForumRepository } from './forum.repository';
@@ -33,6 +35,12 @@ const rateLimited = (what: 'posts' | 'replies', limit: { max: number; timeWindow
 
 export const forumRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new ForumService(new ForumRepository(ctx.db));
+  /**
+   * Each page's answer, serialized, kept until the next write to the forum's tables by anyone
+   * (db/table-cache.ts): a page read its count, its posts and their replies (three queries) and was
+   * serialized through its schema on every call.
+   */
+  const pages = tableCache<string>(ctx, /\bforum_(posts|replies)\b/i);
 
   app.get(
     '/api/forum/posts',
@@ -44,7 +52,13 @@ export const forumRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: forumPostsResponse, 400: errorResponse },
       },
     },
-    async (request) => service.page(request.query.page),
+    async (request, reply) => {
+      const { page } = request.query;
+      const body = await pages.get(String(page), async () =>
+        serializeAs(forumPostsResponse, await service.page(page)),
+      );
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.post(

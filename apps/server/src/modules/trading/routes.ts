@@ -9,6 +9,7 @@ import {
 } from '@bytx/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { tableCache } from '../../db/table-cache';
 import { currentUser } from '../../plugins/auth';
 import { requireTrading } from '../accounts/roles';
 import { botsModuleOf } from '../bots/routes';
@@ -45,7 +46,10 @@ export const tradingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     inputs,
     new OrderChecks(inputs, manualOrders),
   );
-  const favorites = new FavoritesService(new FavoritesRepository(ctx.db));
+  const favorites = new FavoritesService(
+    new FavoritesRepository(ctx.db),
+    tableCache(ctx, /\bspot_favorites\b|\bdelete\s+from\s+"?users\b/i),
+  );
   const funding = new FundingService(inputs);
   const markets = new MarketInfoService(inputs);
   const guard = { onRequest: [app.authenticate, requireTrading(ctx.config)] };
@@ -74,7 +78,19 @@ export const tradingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         querystring: spotOrdersQuery,
       },
     },
-    async (req) => orders.list(currentUser(req).id, req.query.exchange, req.query.symbol),
+    // Orders are bots (kind 'manual'): answered from the bots' read cache until a write to the user's
+    // bots, or any write to a bot table by others (bots/read-cache.ts), as the bot lists are.
+    async (req, reply) => {
+      const userId = currentUser(req).id;
+      const { exchange, symbol } = req.query;
+      return bots.reads.send(
+        reply,
+        userId,
+        `spot_orders|${JSON.stringify([exchange, symbol ?? ''])}`,
+        {},
+        () => orders.list(userId, exchange, symbol),
+      );
+    },
   );
 
   app.delete(

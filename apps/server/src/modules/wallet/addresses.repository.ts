@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { TableCache } from '../../db/table-cache';
 import { walletAddresses } from '../../db/schema/index';
 
 export interface KnownAddress {
@@ -11,9 +12,22 @@ export interface KnownAddress {
 
 /** Deposit addresses already learned or generated for one (user, exchange) connection. */
 export class AddressesRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `kept`: the lists by (user, exchange), kept until the next write to wallet_addresses by anyone
+   * (db/table-cache.ts); GET /api/address read them on every call. Shared by every caller: read them,
+   * never change them.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly kept?: TableCache<readonly KnownAddress[]>,
+  ) {}
 
-  async list(userId: string, exchange: string): Promise<KnownAddress[]> {
+  async list(userId: string, exchange: string): Promise<readonly KnownAddress[]> {
+    const load = () => this.read(userId, exchange);
+    return this.kept ? this.kept.get(JSON.stringify([userId, exchange]), load) : load();
+  }
+
+  private async read(userId: string, exchange: string): Promise<KnownAddress[]> {
     return this.db
       .select({
         coin: walletAddresses.coin,

@@ -9,8 +9,11 @@ import {
   walletResetResponse,
   walletResponse,
 } from '@bytx/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { tableCache } from '../../db/table-cache';
+import { serializeAs } from '../../lib/serialize';
 import { currentUser } from '../../plugins/auth';
 import { ConnectionsRepository } from '../exchanges/connections.repository';
 import { AddressesRepository } from './addresses.repository';
@@ -23,7 +26,7 @@ const bearer = [{ bearer: [] }];
 export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new WalletService(
     new ConnectionsRepository(ctx.db),
-    new AddressesRepository(ctx.db),
+    new AddressesRepository(ctx.db, tableCache(ctx, /\bwallet_addresses\b|\bdelete\s+from\s+"?users\b/i)),
     () => {
       if (!ctx.services.venues) throw new Error('The exchanges module provides ctx.services.venues');
       return ctx.services.venues;
@@ -63,6 +66,18 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (request) => service.derivatives(currentUser(request).id, request.query.exchange),
   );
 
+  /**
+   * GET /api/address's answers (serialized) by user and exchange, when they follow from the database's
+   * rows alone (no connection, a paper one, a live one with every address stored), kept until the next
+   * write to the connections or the stored addresses (db/table-cache.ts); a live exchange lookup's
+   * answer is never kept (`until` 0).
+   */
+  const addressAnswers = tableCache<{ body: string; fromRows: boolean }>(
+    ctx,
+    /\bwallet_addresses\b|\bexchange_connections\b|\bdelete\s+from\s+"?users\b/i,
+    { until: (a) => (a.fromRows ? Infinity : 0) },
+  );
+
   app.get(
     '/api/address',
     {
@@ -75,7 +90,15 @@ export const walletRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: addressMapResponse },
       },
     },
-    async (request) => service.knownAddresses(currentUser(request).id, request.query.exchange),
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      const { exchange } = request.query;
+      const { body } = await addressAnswers.get(JSON.stringify([userId, exchange ?? null]), async () => {
+        const known = await service.knownAddressesOf(userId, exchange);
+        return { body: serializeAs(addressMapResponse, known.addresses), fromRows: known.fromRows };
+      });
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.post(

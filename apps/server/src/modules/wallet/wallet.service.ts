@@ -120,14 +120,27 @@ export class WalletService {
 
   /** Symbol -> address for the coins whose address is known (paper: every wallet coin). */
   async knownAddresses(userId: string, exchange?: ExchangeKey): Promise<Record<string, string>> {
+    return (await this.knownAddressesOf(userId, exchange)).addresses;
+  }
+
+  /**
+   * The same, and whether the answer follows from the database's rows alone (`fromRows`): no
+   * connection, a paper one (its addresses are derived from the user), or a live one whose every
+   * coin's address is stored. Such an answer may be kept until the next write to those rows; a live
+   * lookup's is not (the exchange may answer otherwise next time).
+   */
+  async knownAddressesOf(
+    userId: string,
+    exchange?: ExchangeKey,
+  ): Promise<{ addresses: Record<string, string>; fromRows: boolean }> {
     const row = await this.choose(userId, exchange);
-    if (!row) return {};
+    if (!row) return { addresses: {}, fromRows: true };
     const out: Record<string, string> = {};
     // A paper address is always shown marked (PAPER_ADDRESS_PREFIX): nobody holds its keys.
     const shown = (a: string) => (row.mode === 'paper' ? markPaperAddress(a) : a);
     for (const a of await this.addresses.list(userId, row.exchange)) out[a.coin] = shown(a.address);
     const missing = WALLET_COINS.filter((c) => !out[c]);
-    if (missing.length === 0) return out;
+    if (missing.length === 0) return { addresses: out, fromRows: true };
     const venue = await this.venue(userId, row);
     const now = Date.now();
     const toAsk =
@@ -137,16 +150,18 @@ export class WalletService {
     const results = await Promise.allSettled(
       toAsk.map((coin) => withTimeout(venue.fetchDepositAddress(coin), LOOKUP_TIMEOUT_MS)),
     );
+    let complete = true;
     for (const [i, r] of results.entries()) {
       const coin = toAsk[i]!;
       if (r.status === 'fulfilled' && r.value.address) {
         out[coin] = shown(r.value.address);
         if (row.mode === 'live') await this.store(userId, row.exchange, coin, r.value);
-      } else if (row.mode === 'live') {
-        this.misses.set(this.missKey(userId, row.exchange, coin), now + MISS_TTL_MS);
+      } else {
+        complete = false;
+        if (row.mode === 'live') this.misses.set(this.missKey(userId, row.exchange, coin), now + MISS_TTL_MS);
       }
     }
-    return out;
+    return { addresses: out, fromRows: row.mode === 'paper' && complete };
   }
 
   /** Generate New Address: paper from PaperVenue, live through ccxt create (else fetch). */
