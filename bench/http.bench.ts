@@ -183,6 +183,9 @@ export default async function httpBench(): Promise<BenchSection[]> {
     SHED_MAX_PER_TURN: '0',
     // The futures screens (a derivatives position behind the derivatives wallet and funding calls).
     TRADING_SCREENS: 'all',
+    // The token chain as the product runs it (embedded, anvil): NODE_ENV=test turns it off, and the
+    // earnings and pool calls then answered 404 (chain off) instead of being measured.
+    CHAIN: 'embedded',
   });
   try {
     const base = server.baseUrl;
@@ -197,6 +200,13 @@ export default async function httpBench(): Promise<BenchSection[]> {
     // framework's router, hooks and serializer with nothing behind them, the floor of every call here.
     const health: Call = { name: 'GET /api/health (baseline)', method: 'GET', path: '/api/health?via=app' };
     await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
+    // The chain starts in the background after /api/ready: its calls answer 503 until it is up.
+    for (const until = Date.now() + 120_000; Date.now() < until;) {
+      const r = await fetch(`${base}/api/pool_state`);
+      await r.arrayBuffer();
+      if (r.status !== 503) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
     const samples = new Map<string, string>();
     for (const call of calls) samples.set(call.name, await sample(base, token, call));
 

@@ -138,8 +138,6 @@ export const WHY_NOT: Record<string, string> = {
     'answers 403 to a user not on LOGO_ALLOWLIST_EMAILS (the bench user): the refusal itself is measured',
   'GET /api/chain/tx/{hash}':
     'answers 404: the hash of no transaction (the lookup that finds nothing is measured)',
-  'GET /api/earnings/history': 'answered 404 in this run (cause not looked into yet)',
-  'GET /api/pool_state': 'answered 404 in this run (cause not looked into yet)',
   'GET /api/backtest/{id}':
     'a 135 KB answer (the seeded 7-day run: chart candles 87 KB, equity 45 KB, as the spec lists them), kept as bytes (no query, no JSON per request); what is left is the transfer: ~0.4 ms of server CPU a request (writev alone ~0.1), and at 2,000 req/s (270 MB/s) the server is idle a quarter of the time while the bench client on the same 2 cores parses it; 5,000 req/s would be 675 MB/s',
 };
