@@ -25,6 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { tableCache } from '../../db/table-cache';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/errors';
+import { serializeAs } from '../../lib/serialize';
 import { bearerToken, currentUser } from '../../plugins/auth';
 import { LOGIN_LANE } from '../../plugins/load-shedding';
 import { AccountsService, CODE_SENT_MESSAGE } from './accounts.service';
@@ -71,6 +72,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
    * logout, the once-a-minute last_seen_at) or a user's deletion (db/table-cache.ts), and until the
    * first of them expires or goes idle: the list read on every call was the whole of its cost.
    */
+  /** The answers serialized, per kept list and session (a list dropped takes its answers with it). */
+  const sessionBodies = new WeakMap<OpenSession[], Map<string, string>>();
   const openSessions = tableCache<OpenSession[]>(ctx, /\bsessions\b|\bdelete\s+from\s+"?users\b/i, {
     until: (rows) =>
       Math.min(...rows.map((r) => Math.min(r.expiresAt.getTime(), r.lastSeenAt.getTime() + SESSION_IDLE_MS))),
@@ -398,20 +401,28 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: sessionsResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const rows = await openSessions.get(user.id, () => service.sessions.listForUser(user.id));
-      return {
-        success: true as const,
-        sessions: rows.map((r) => ({
-          id: r.id,
-          created_at: r.createdAt.toISOString(),
-          last_seen_at: r.lastSeenAt.toISOString(),
-          ip: r.ip,
-          user_agent: r.userAgent,
-          current: r.id === user.sessionId,
-        })),
-      };
+      // Serialized once per kept list and session (the schema's encode was most of a call's cost).
+      let bySession = sessionBodies.get(rows);
+      if (!bySession) sessionBodies.set(rows, (bySession = new Map<string, string>()));
+      let body = bySession.get(user.sessionId);
+      if (body === undefined) {
+        body = serializeAs(sessionsResponse, {
+          success: true as const,
+          sessions: rows.map((r) => ({
+            id: r.id,
+            created_at: r.createdAt.toISOString(),
+            last_seen_at: r.lastSeenAt.toISOString(),
+            ip: r.ip,
+            user_agent: r.userAgent,
+            current: r.id === user.sessionId,
+          })),
+        });
+        bySession.set(user.sessionId, body);
+      }
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );
 

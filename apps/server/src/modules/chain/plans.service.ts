@@ -5,12 +5,14 @@ import {
   PLAN_CATALOG,
   PLAN_DAYS,
   PLAN_IDS,
+  plansResponse,
   type PlanId,
   type PlansResponse,
 } from '@bytx/contract';
 import type { AppContext } from '../../context';
 import type { TableCache } from '../../db/table-cache';
 import { HttpError } from '../../lib/errors';
+import { serializeAs } from '../../lib/serialize';
 import type { BotsRepository } from '../bots/bots.repository';
 import type { ChainReader } from './reader';
 import { ChainRepository, type ChainEventRow, type PlanPaymentRow } from './repository';
@@ -105,8 +107,38 @@ export class PlansService {
 
   async view(userId: string): Promise<PlansResponse> {
     const [rows, prices] = await Promise.all([this.rows(userId), this.reader.planPrices()]);
-    const { ref, refused: refusedRows, pending: pendingRows } = rows;
+    return this.build(rows, prices, activePlanOf(rows.payments, Date.now()), this.head());
+  }
+
+  /**
+   * The answer serialized (GET /api/plans): the same bytes as `view` through the response schema,
+   * reused while its inputs are the same objects and values (the kept rows, the prices read, the
+   * chain's head, the active plan at this moment); the schema's encode was most of a call's cost.
+   */
+  async viewBody(userId: string): Promise<string> {
+    const [rows, prices] = await Promise.all([this.rows(userId), this.reader.planPrices()]);
     const active = activePlanOf(rows.payments, Date.now());
+    const head = this.head();
+    const activeKey = active ? `${active.id}|${active.expiresAt}|${active.txHash}` : '';
+    const hit = this.bodies.get(rows);
+    if (hit && hit.prices === prices && hit.head === head && hit.active === activeKey) return hit.body;
+    const body = serializeAs(plansResponse, this.build(rows, prices, active, head));
+    this.bodies.set(rows, { prices, head, active: activeKey, body });
+    return body;
+  }
+
+  private readonly bodies = new WeakMap<
+    PlanRows,
+    { prices: unknown; head: bigint | null; active: string; body: string }
+  >();
+
+  private build(
+    rows: PlanRows,
+    prices: Record<1 | 2 | 3, bigint>,
+    active: PlanPeriod | null,
+    head: bigint | null,
+  ): PlansResponse {
+    const { ref, refused: refusedRows, pending: pendingRows } = rows;
     const refused: NonNullable<PlansResponse['refused']> = [];
     for (const r of refusedRows) {
       const id = planIdOf(r.plan);
@@ -122,7 +154,6 @@ export class PlansService {
         paid_at: r.paidAt.getTime(),
       });
     }
-    const head = this.head();
     const required = this.runtime.config.confirmations;
     const pending: PlansResponse['pending'] = [];
     for (const e of pendingRows) {

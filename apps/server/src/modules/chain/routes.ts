@@ -328,6 +328,9 @@ export const chainRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: plansResponse },
       },
     },
-    async (req) => plans.view(currentUser(req).id),
+    async (req, reply) =>
+      (reply as FastifyReply)
+        .type('application/json; charset=utf-8')
+        .send(await plans.viewBody(currentUser(req).id)),
   );
 };
