@@ -137,6 +137,11 @@ export interface StartAnvilOptions {
    * burn, so no single call can hold the node for long.
    */
   gasLimit?: number;
+  /**
+   * Called with anvil's pid as soon as it is spawned, before it answers (a caller records the process
+   * at once: a server killed while anvil starts must not leave it running unrecorded).
+   */
+  onSpawn?: (pid: number) => void;
 }
 
 /** The embedded node's block gas limit: 30,000,000 gas (Ethereum mainnet's; our heaviest call uses ~0.5M). */
@@ -236,6 +241,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilHandl
   ];
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   // Keep draining the pipes (a full pipe would block anvil: it logs each RPC method); the tail explains
   // a failed start.
   let output = '';

@@ -43,12 +43,32 @@ export class EmbeddedNode {
   async start(): Promise<string> {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     await this.stopStale();
-    const handle = await startAnvil({ stateFile: this.stateFile, chainId: this.chainId });
+    // The pid file and the watchdog as soon as anvil is spawned, not once it answers: a server killed
+    // while anvil starts (a few hundred ms) left it running unrecorded, and the next start ran a second
+    // anvil on the same state file (found by the restart bench: 2 of 10 SIGKILLs).
+    const spawned: { pid?: number; watchdog?: ChildProcess } = {};
+    let handle: AnvilHandle;
+    try {
+      handle = await startAnvil({
+        stateFile: this.stateFile,
+        chainId: this.chainId,
+        onSpawn: (pid) => {
+          spawned.pid = pid;
+          fs.writeFileSync(this.pidFile, JSON.stringify({ anvil: pid, server: process.pid }), {
+            mode: 0o600,
+          });
+          spawned.watchdog = spawnWatchdog(pid);
+        },
+      });
+    } catch (err) {
+      // startAnvil has stopped the anvil it spawned: its watchdog and pid file go too.
+      spawned.watchdog?.kill('SIGKILL');
+      if (spawned.pid !== undefined && readPidFile(this.pidFile)?.anvil === spawned.pid)
+        fs.rmSync(this.pidFile, { force: true });
+      throw err;
+    }
     this.handle = handle;
-    fs.writeFileSync(this.pidFile, JSON.stringify({ anvil: handle.pid, server: process.pid }), {
-      mode: 0o600,
-    });
-    this.watchdog = spawnWatchdog(handle.pid);
+    this.watchdog = spawned.watchdog ?? spawnWatchdog(handle.pid);
     // Neither keeps the event loop alive: app.close stops them, the watchdog covers a hard exit.
     handle.child.unref();
     if (handle.recovered !== 'none') {
