@@ -7,6 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { loginViaApi, registerViaApi } from '../../../e2e/helpers/accounts';
 import { startServer, type RunningServer } from '../../../e2e/harness';
+import { watchdogOf } from './chain-procs';
 
 const ENV = { CHAIN: 'embedded', LOG_LEVEL: 'warn' };
 
@@ -54,20 +55,6 @@ function kill9(s: RunningServer): Promise<void> {
   const exited = new Promise<void>((r) => s.child.once('exit', () => r()));
   s.child.kill('SIGKILL');
   return exited;
-}
-
-/** The watchdog of an anvil pid (found by its command line), if running. */
-function watchdogOf(anvilPid: number): number | null {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args.includes('bytx-chain-watchdog') && args.includes(String(anvilPid))) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
 }
 
 /**

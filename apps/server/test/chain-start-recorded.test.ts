@@ -10,20 +10,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedNode } from '../src/modules/chain/embedded';
-
-/** The watchdog of an anvil pid (found by its command line), if running. */
-function watchdogOf(anvilPid: number): number | null {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args.includes('bytx-chain-watchdog') && args.includes(String(anvilPid))) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
+import { watchdogOf } from './chain-procs';
 
 describe('embedded chain start', () => {
   const dirs: string[] = [];
