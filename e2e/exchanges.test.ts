@@ -69,8 +69,13 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
 
   it('shows the paper balances in the wallet, highest first, and a generated address', async () => {
     await page.goto(`${server.baseUrl}/wallet`);
-    await poll(() => page.getByTestId('wallet-balance-USDT').textContent()).toBe('10000.0000');
+    await poll(() => page.getByTestId('wallet-balance-USDT').textContent()).toBe('10,000.0000');
     const rows = page.locator('[data-testid^="wallet-row-"]');
+    // Zero balances hidden by default: the paper account holds USDT only; its total and its marker.
+    await expect.poll(() => rows.count()).toBe(1);
+    await poll(() => page.getByTestId('wallet-total-value').textContent()).toBe('≈ 10,000.00 USDT');
+    await expect.poll(() => page.getByTestId('wallet-paper-badge').textContent()).toBe('Paper');
+    await page.getByText('Hide zero balances').click();
     await expect.poll(() => rows.count()).toBe(26);
     await expect.poll(() => rows.first().getAttribute('data-symbol')).toBe('USDT');
     await expect.poll(() => page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');

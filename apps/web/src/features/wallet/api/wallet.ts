@@ -3,10 +3,11 @@ import type {
   AddressResponse,
   DerivativesWalletResponse,
   ExchangeConnectionsResponse,
+  MarketTickerResponse,
   WalletResetResponse,
   WalletResponse,
 } from '@bytx/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client';
 import { userIdOf, useSession } from '../../../shared/session/session';
 
@@ -92,4 +93,39 @@ export function useResetPaper() {
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
   });
+}
+
+/** Coins worth one USDT each for the total (spec part 2 §9: the global history's stablecoins). */
+export const USD_STABLES: readonly string[] = ['USDT', 'USDC', 'BUSD', 'USD'];
+
+/**
+ * The last USDT price of each held coin on the account's own exchange (GET /api/market/ticker
+ * `COIN/USDT`): symbol -> price, null when that market does not answer (the coin cannot be valued),
+ * undefined while it loads. Stablecoins are not asked. Only held coins: a few calls, not 26.
+ */
+export function useCoinPrices(
+  exchange: string | null,
+  coins: readonly string[],
+): Record<string, number | null | undefined> {
+  const asked = exchange ? coins.filter((c) => !USD_STABLES.includes(c)) : [];
+  const results = useQueries({
+    queries: asked.map((coin) => ({
+      queryKey: ['wallet', 'price', exchange, coin] as const,
+      queryFn: async () =>
+        (
+          await api<MarketTickerResponse>('/api/market/ticker', {
+            query: { exchange: exchange ?? '', symbol: `${coin}/USDT` },
+          })
+        ).last,
+      refetchInterval: 15_000,
+      retry: false,
+    })),
+  });
+  const out: Record<string, number | null | undefined> = {};
+  asked.forEach((coin, i) => {
+    const r = results[i];
+    if (r?.data !== undefined) out[coin] = Number.isFinite(r.data) && r.data > 0 ? r.data : null;
+    else out[coin] = r?.isError ? null : undefined;
+  });
+  return out;
 }

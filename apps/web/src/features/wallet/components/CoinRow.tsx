@@ -1,11 +1,14 @@
 import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FIXED, useNumbers } from '../../../shared/ui/numbers';
 import { CoinLogo } from './CoinLogo';
 
 export interface CoinRowProps {
   symbol: string;
   balance: number;
+  /** Its USDT value: null when it cannot be valued, undefined when not asked (zero) or loading. */
+  value?: number | null;
   /** undefined: not known (yet); `loading`: the address map is still loading. */
   address: string | undefined;
   loading: boolean;
@@ -46,7 +49,8 @@ async function copyText(text: string): Promise<boolean> {
 /** One wallet coin: logo, balance (4 decimals), deposit address and its three buttons. */
 export function CoinRow(props: CoinRowProps) {
   const { t } = useTranslation();
-  const { symbol, balance, address, loading, generating, simulated } = props;
+  const num = useNumbers();
+  const { symbol, balance, address, loading, generating, simulated, value } = props;
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -68,8 +72,15 @@ export function CoinRow(props: CoinRowProps) {
           <Stack gap={0}>
             <Text fw={700}>{symbol}</Text>
             <Text ff="monospace" data-testid={`wallet-balance-${symbol}`}>
-              {balance.toFixed(4)}
+              {num.fixed(balance, FIXED.walletBalance)}
             </Text>
+            {value !== undefined && (
+              <Text size="xs" c={value === null ? 'orange' : 'dimmed'} data-testid={`wallet-value-${symbol}`}>
+                {value === null
+                  ? t('wallet.total.noPrice')
+                  : t('wallet.total.value', { value: num.money(value) })}
+              </Text>
+            )}
           </Stack>
         </Group>
         <Stack gap={2} style={{ flex: 1, minWidth: 220 }}>

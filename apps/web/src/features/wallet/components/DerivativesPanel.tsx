@@ -1,8 +1,12 @@
 import type { DerivativesWalletResponse } from '@bytx/contract';
 import { Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useNumbers, type Numbers } from '../../../shared/ui/numbers';
+import { USD_STABLES } from '../api/wallet';
 
-const fmt = (n: number, max = 8) => n.toLocaleString(undefined, { maximumFractionDigits: max });
+/** An amount of `coin`: money (2 decimals) in a stablecoin, up to 8 decimals in a coin (BTC margin). */
+const amountOf = (num: Numbers, n: number, coin: string) =>
+  USD_STABLES.includes(coin) ? num.money(n) : num.upTo(n, 8);
 
 /**
  * The derivatives (swap) wallet and the open positions of the account: size, entry, mark, isolated
@@ -11,6 +15,7 @@ const fmt = (n: number, max = 8) => n.toLocaleString(undefined, { maximumFractio
  */
 export function DerivativesPanel({ data }: { data: DerivativesWalletResponse | undefined }) {
   const { t } = useTranslation();
+  const num = useNumbers();
   if (!data?.supported) return null;
   const coins = Object.entries(data.wallet).sort((a, b) => b[1] - a[1]);
   return (
@@ -21,7 +26,7 @@ export function DerivativesPanel({ data }: { data: DerivativesWalletResponse | u
           {coins.length === 0 && <Text c="dimmed">{t('wallet.derivatives.empty')}</Text>}
           {coins.map(([coin, total]) => (
             <Badge key={coin} variant="light" size="lg">
-              {coin} {fmt(total)}
+              {coin} {amountOf(num, total, coin)}
             </Badge>
           ))}
         </Group>
@@ -66,25 +71,23 @@ export function DerivativesPanel({ data }: { data: DerivativesWalletResponse | u
                         {t(`wallet.derivatives.${p.side}`)}
                       </Badge>
                     </Table.Td>
-                    <Table.Td>{fmt(p.contracts)}</Table.Td>
-                    <Table.Td>{fmt(p.entry_price, 4)}</Table.Td>
-                    <Table.Td>{fmt(p.mark_price, 4)}</Table.Td>
+                    <Table.Td>{num.upTo(p.contracts, 8)}</Table.Td>
+                    <Table.Td>{num.price(p.entry_price)}</Table.Td>
+                    <Table.Td>{num.price(p.mark_price)}</Table.Td>
                     <Table.Td>{p.leverage}x</Table.Td>
                     <Table.Td>
-                      {fmt(p.margin)} {p.settle}
+                      {amountOf(num, p.margin, p.settle)} {p.settle}
                     </Table.Td>
-                    <Table.Td data-testid="wallet-position-liq">
-                      {p.liquidation_price === null ? '—' : fmt(p.liquidation_price, 4)}
-                    </Table.Td>
+                    <Table.Td data-testid="wallet-position-liq">{num.price(p.liquidation_price)}</Table.Td>
                     <Table.Td c={p.unrealized_pnl >= 0 ? 'teal' : 'red'}>
-                      {fmt(p.unrealized_pnl)} {p.settle}
+                      {amountOf(num, p.unrealized_pnl, p.settle)} {p.settle}
                     </Table.Td>
                     <Table.Td>
                       {p.funding_rate === null
                         ? '—'
                         : t('wallet.derivatives.fundingValue', {
-                            rate: (p.funding_rate * 100).toFixed(4),
-                            paid: fmt(p.funding_paid),
+                            rate: num.fixed(p.funding_rate * 100, 4),
+                            paid: num.upTo(p.funding_paid, 8),
                             settle: p.settle,
                           })}
                     </Table.Td>

@@ -2,12 +2,15 @@ import { EXCHANGES, PAPER_ADDRESS_PREFIX, PAPER_SEED_USDT, WALLET_COINS } from '
 import {
   Alert,
   Anchor,
+  Badge,
   Button,
   Container,
   Group,
   Modal,
+  Paper,
   Select,
   Stack,
+  Switch,
   Text,
   TextInput,
   Title,
@@ -18,9 +21,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
+import { useNumbers } from '../../../shared/ui/numbers';
 import {
   useAddresses,
   useBalances,
+  useCoinPrices,
   useDerivatives,
   useGenerateAddress,
   useResetPaper,
@@ -29,6 +34,7 @@ import {
 import { CoinRow } from './CoinRow';
 import { DerivativesPanel } from './DerivativesPanel';
 import { EXCHANGE_WEBSITES } from './exchangeLinks';
+import { heldCoins, walletValue } from './walletValue';
 
 const nameOf = (key: string | null) => EXCHANGES.find((e) => e.key === key)?.name ?? key ?? '';
 
@@ -81,7 +87,14 @@ function Wallet() {
   const reset = useResetPaper();
   const [resetOpen, setResetOpen] = useState(false);
   const paper = balances.data?.mode === 'paper';
-  const seed = PAPER_SEED_USDT.toLocaleString('en-US');
+  const num = useNumbers();
+  const seed = num.upTo(PAPER_SEED_USDT, 2);
+  // Zero balances hidden by default (issue 40 point 5); a search still finds every coin, so a coin
+  // with nothing on it can be looked up to deposit to it.
+  const [hideZero, setHideZero] = useState(true);
+  const held = useMemo(() => heldCoins(balances.data?.balances ?? {}), [balances.data]);
+  const prices = useCoinPrices(exchange, held);
+  const value = walletValue(balances.data?.balances ?? {}, prices);
 
   /** Reset balances (paper only, confirmed first): a 409 means bots or open orders run on the account. */
   const onReset = async () => {
@@ -112,7 +125,10 @@ function Wallet() {
     if (addresses.error) console.error('Wallet load failed', addresses.error);
   }, [balances.error, addresses.error]);
 
-  const rows = useMemo(() => sortCoins(balances.data?.balances ?? {}, search), [balances.data, search]);
+  const sorted = useMemo(() => sortCoins(balances.data?.balances ?? {}, search), [balances.data, search]);
+  const rows =
+    hideZero && !search.trim() ? sorted.filter((c) => (balances.data?.balances[c] ?? 0) > 0) : sorted;
+  const hiddenZero = sorted.length - rows.length;
   const list = connections.data ?? [];
 
   const onGenerate = async (symbol: string): Promise<string | null> => {
@@ -137,7 +153,14 @@ function Wallet() {
       <Stack gap="md">
         <Group justify="space-between" align="flex-end">
           <Stack gap={2}>
-            <Title order={2}>{t('wallet.title')}</Title>
+            <Group gap="xs">
+              <Title order={2}>{t('wallet.title')}</Title>
+              {paper && (
+                <Badge color="orange" variant="filled" data-testid="wallet-paper-badge">
+                  {t('wallet.paper')}
+                </Badge>
+              )}
+            </Group>
             {balances.data?.exchange && (
               <Text c="dimmed" size="sm" data-testid="wallet-connection">
                 {t(balances.data.mode === 'paper' ? 'wallet.accountPaper' : 'wallet.accountLive', {
@@ -178,6 +201,31 @@ function Wallet() {
             </Anchor>
           </Alert>
         )}
+        <Paper withBorder p="sm" radius="md" data-testid="wallet-total">
+          <Group justify="space-between" align="center" gap="sm">
+            <Stack gap={0}>
+              <Text size="sm" c="dimmed">
+                {t('wallet.total.label')}
+              </Text>
+              <Text fw={700} size="xl" data-testid="wallet-total-value">
+                {balances.isLoading || value.pending.length > 0
+                  ? t('wallet.total.pending')
+                  : t('wallet.total.value', { value: num.money(value.total) })}
+              </Text>
+              {value.unvalued.length > 0 && (
+                <Text size="sm" c="orange" data-testid="wallet-unvalued">
+                  {t('wallet.total.unvalued', { coins: value.unvalued.join(', ') })}
+                </Text>
+              )}
+            </Stack>
+            <Switch
+              checked={hideZero}
+              onChange={(e) => setHideZero(e.currentTarget.checked)}
+              label={t('wallet.hideZero')}
+              data-testid="wallet-hide-zero"
+            />
+          </Group>
+        </Paper>
         <TextInput
           placeholder={t('wallet.search')}
           aria-label={t('wallet.search')}
@@ -201,6 +249,7 @@ function Wallet() {
                 key={symbol}
                 symbol={symbol}
                 balance={balances.data?.balances[symbol] ?? 0}
+                value={value.values[symbol]}
                 address={addresses.data?.[symbol]}
                 simulated={paper || !!addresses.data?.[symbol]?.startsWith(PAPER_ADDRESS_PREFIX)}
                 loading={addresses.isLoading}
@@ -209,7 +258,17 @@ function Wallet() {
                 onWithdraw={() => setWithdrawOf(symbol)}
               />
             ))}
-            {rows.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
+            {rows.length === 0 && hiddenZero > 0 && (
+              <Text c="dimmed" data-testid="wallet-all-zero">
+                {t('wallet.allZero')}
+              </Text>
+            )}
+            {rows.length > 0 && hiddenZero > 0 && (
+              <Text c="dimmed" size="sm" data-testid="wallet-zero-hidden">
+                {t('wallet.zeroHidden', { count: hiddenZero })}
+              </Text>
+            )}
+            {sorted.length === 0 && <Text c="dimmed">{t('wallet.noMatch')}</Text>}
           </Stack>
         )}
         <DerivativesPanel data={derivatives.data} />
