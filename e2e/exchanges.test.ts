@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
     await expect.poll(() => rows.count()).toBe(1);
     await poll(() => page.getByTestId('wallet-total-value').textContent()).toBe('≈ 10,000.00 USDT');
     await expect.poll(() => page.getByTestId('wallet-paper-badge').textContent()).toBe('Paper');
-    await page.getByText('Hide zero balances').click();
+    await page.getByTestId('wallet-hide-zero').click();
     await expect.poll(() => rows.count()).toBe(26);
     await expect.poll(() => rows.first().getAttribute('data-symbol')).toBe('USDT');
     await expect.poll(() => page.getByTestId('wallet-balance-BTC').textContent()).toBe('0.0000');
