@@ -15,7 +15,8 @@ export function NoSession({ checking }: { checking: boolean }) {
 
 const NAV = [
   { key: 'grid', to: '/grid-bot', variant: 'subtle' },
-  { key: 'advanced', to: null, variant: 'subtle' },
+  // The classic DCA (/dashboard) is the Advanced Bot: its page is titled as this tab (issue 40 pt 3).
+  { key: 'advanced', to: '/dashboard' as string | null, variant: 'subtle' },
   { key: 'dca', to: '/bot-dca', variant: 'subtle' },
   { key: 'arbitrage', to: '/arbitraje', variant: 'subtle' },
   { key: 'signal', to: '/signalbot', variant: 'subtle' },
@@ -55,7 +56,7 @@ export function BotScreenFrame({
 }: {
   screen: BotScreen;
   title: string;
-  activeNav?: 'dca' | 'grid';
+  activeNav?: 'dca' | 'grid' | 'advanced';
   form: ReactNode;
   list: ReactNode;
   footer: ReactNode;
@@ -83,7 +84,7 @@ export function BotScreenHead({
 }: {
   screen: BotScreen;
   title: string;
-  activeNav?: 'dca' | 'grid';
+  activeNav?: 'dca' | 'grid' | 'advanced';
   children?: ReactNode;
 }) {
   return (

@@ -1,13 +1,26 @@
-import { Alert, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EXCHANGES, MARKET_TYPES } from '@bytx/contract';
 import { botsApi } from './api';
 import { commaToDot, exchangeName, pctOk } from './format';
 import { useLater } from './hooks';
 import { MarketSupportNotice } from './MarketSupportNotice';
+import { PresetPicker } from './PresetPicker';
+import { DCA_PRESETS, presetOf, type PresetKey } from './presets';
 import type { BotScreen } from './screen';
 import { tid } from './testIds';
 
@@ -138,6 +151,16 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
     return { symbol, amt };
   };
 
+  /** A preset (presets.ts) fills amount, TP, Separation and # OS; the red flags go with the old values. */
+  const applyPreset = (key: PresetKey) => {
+    const p = DCA_PRESETS[key];
+    setAmount(p.amount);
+    setTp(p.tp);
+    setSep(p.sep);
+    setOs(p.os);
+    setInvalid({ tp: false, sep: false });
+  };
+
   /** ACCEPT on the attention dialog: close it and focus the offending field. */
   const acceptAttention = () => {
     const field = attention;
@@ -177,16 +200,38 @@ export function useStartForm(screen: BotScreen, userId: string, enabled: boolean
     chooseExchange,
     chooseApartado,
     check,
+    applyPreset,
+    preset: presetOf(DCA_PRESETS, { amount, tp, sep, os }),
   };
 }
 
 export type StartFormState = ReturnType<typeof useStartForm>;
 
-/** Exchange (with its badge), market type, pair with suggestions, and amount, # TP, Separation, # OS. */
+/** Help under an input (Mantine's `description`, named by the input's `aria-describedby`), below it. */
+const HELP_BELOW = ['label', 'input', 'description', 'error'] as (
+  'label' | 'input' | 'description' | 'error'
+)[];
+
+/**
+ * Exchange (with its badge), market type, pair with suggestions, the presets, and amount, # TP,
+ * Separation, # OS. Every field has its help under it (what it does, its unit, an example): the shared
+ * ones from `bots.help`, the four figures from the screen's own `<ns>.help` (a ladder buy and a safety
+ * order are not the same thing). The pair is a combobox: ↑ ↓ move through the suggestions, Enter picks
+ * one (and does not start the bot), Escape closes them.
+ */
 export function StartFormFields({ screen, form }: { screen: BotScreen; form: StartFormState }) {
   const { t } = useTranslation();
-  const { ids } = screen;
+  const { ids, ns } = screen;
   const { exchange, pair, pairs, pairFocus, suggestions, connected, connState, isConnected, invalid } = form;
+  const uid = useId();
+  const listId = `${uid}-pairs`;
+  const [activeOption, setActiveOption] = useState(-1);
+  const open = pairFocus && suggestions.length > 0 && !suggestions.includes(pair);
+  const pick = (s: string) => {
+    form.setPair(s);
+    form.setPairFocus(false);
+    setActiveOption(-1);
+  };
   // Until the connection state has loaded nothing is known: saying '❌ No conectado' then reads as a
   // failure (issue 37 point 21), so the options and the badge say it is being checked.
   const mark = (key: string) =>
@@ -199,9 +244,11 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
           : t('bots.form.notConnectedMark');
   return (
     <>
-      <Group align="flex-end" gap="xs">
+      <Group align="flex-start" gap="xs">
         <NativeSelect
           label={t('bots.form.exchange')}
+          description={t('bots.help.exchange')}
+          inputWrapperOrder={HELP_BELOW}
           value={exchange}
           onChange={(e) => form.chooseExchange(e.currentTarget.value)}
           data={[
@@ -218,6 +265,7 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
           <Badge
             color={connState !== 'ready' ? 'gray' : isConnected ? 'green' : 'red'}
             data-state={connState}
+            mt={30}
             data-testid={tid(ids, 'exchange-badge')}
           >
             {connState === 'loading'
@@ -232,6 +280,8 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
       </Group>
       <NativeSelect
         label={t('bots.form.marketType')}
+        description={t('bots.help.marketType')}
+        inputWrapperOrder={HELP_BELOW}
         value={form.apartado}
         onChange={(e) => form.chooseApartado(e.currentTarget.value)}
         data={[...MARKET_TYPES]}
@@ -246,30 +296,67 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
       <div style={{ position: 'relative' }}>
         <TextInput
           label={t('bots.form.pair')}
+          description={t('bots.help.pair')}
+          inputWrapperOrder={HELP_BELOW}
           placeholder={t('bots.form.pairPlaceholder')}
           value={pair}
-          onChange={(e) => form.setPair(e.currentTarget.value.toUpperCase())}
+          onChange={(e) => {
+            form.setPair(e.currentTarget.value.toUpperCase());
+            form.setPairFocus(true);
+            setActiveOption(-1);
+          }}
           onFocus={() => form.setPairFocus(true)}
           onBlur={() => form.setPairFocusLater(false)}
+          onKeyDown={(e) => {
+            if (!open) return;
+            const n = suggestions.length;
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setActiveOption((i) => (i + 1) % n);
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActiveOption((i) => (i <= 0 ? n : i) - 1);
+            } else if (e.key === 'Enter') {
+              // Enter picks a suggestion (the highlighted one, else the first) rather than starting.
+              e.preventDefault();
+              pick(suggestions[Math.max(activeOption, 0)]!);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              form.setPairFocus(false);
+              setActiveOption(-1);
+            }
+          }}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={open && activeOption >= 0 ? `${listId}-${activeOption}` : undefined}
+          autoComplete="off"
           data-testid={tid(ids, 'pair')}
         />
-        {pairFocus && suggestions.length > 0 && !suggestions.includes(pair) && (
+        {open && (
           <Card
             withBorder
             padding={4}
+            role="listbox"
+            id={listId}
+            aria-label={t('bots.form.pair')}
             style={{ position: 'absolute', zIndex: 20, left: 0, right: 0 }}
             data-testid={tid(ids, 'pair-suggestions')}
           >
-            {suggestions.map((s) => (
+            {suggestions.map((s, i) => (
               <Text
                 key={s}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === activeOption}
                 size="sm"
                 p={4}
+                bg={i === activeOption ? 'var(--mantine-primary-color-light)' : undefined}
                 style={{ cursor: 'pointer' }}
                 onMouseDown={(e) => {
                   e.preventDefault();
-                  form.setPair(s);
-                  form.setPairFocus(false);
+                  pick(s);
                 }}
                 data-testid={tid(ids, 'pair-suggestion')}
               >
@@ -284,9 +371,25 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
           </Text>
         )}
       </div>
-      <SimpleGrid cols={2} spacing="xs">
+      <PresetPicker
+        figures={
+          Object.fromEntries(
+            (Object.keys(DCA_PRESETS) as PresetKey[]).map((k) => [
+              k,
+              t('bots.presets.dcaFigures', { ...DCA_PRESETS[k] }),
+            ]),
+          ) as Record<PresetKey, string>
+        }
+        active={form.preset}
+        onPick={form.applyPreset}
+        testId={tid(ids, 'presets')}
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         <TextInput
           label={t('bots.form.amount')}
+          description={t(`${ns}.help.amount`)}
+          inputWrapperOrder={HELP_BELOW}
+          inputMode="decimal"
           value={form.amount}
           onChange={(e) => form.setAmount(commaToDot(e.currentTarget.value))}
           data-testid={tid(ids, 'amount')}
@@ -301,6 +404,9 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
             key={field}
             ref={ref}
             label={t(label)}
+            description={t(`${ns}.help.${field}`)}
+            inputWrapperOrder={HELP_BELOW}
+            inputMode="decimal"
             value={value}
             className={invalid[field] ? tid(ids, 'invalid') : undefined}
             onChange={(e) => form.onPct(field, e.currentTarget.value)}
@@ -309,12 +415,27 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
         ))}
         <TextInput
           label={t('bots.form.os')}
+          description={t(`${ns}.help.os`)}
+          inputWrapperOrder={HELP_BELOW}
+          inputMode="numeric"
           value={form.os}
           onChange={(e) => form.setOs(commaToDot(e.currentTarget.value))}
           data-testid={tid(ids, 'os')}
         />
       </SimpleGrid>
     </>
+  );
+}
+
+/**
+ * The start form as a `<form>`: Enter in a field starts the bot (the browser's implicit submission
+ * clicks 'Start Bot', whose click starts it once), Tab goes through the controls in their order.
+ */
+export function StartFormShell({ children, testId }: { children: ReactNode; testId: string }) {
+  return (
+    <form noValidate onSubmit={(e: FormEvent) => e.preventDefault()} data-testid={testId}>
+      <Stack gap="sm">{children}</Stack>
+    </form>
   );
 }
 
@@ -332,7 +453,17 @@ export function StartFormSubmit({
 }) {
   const { t } = useTranslation();
   const start = (
-    <Button onClick={onStart} data-testid={tid(screen.ids, 'start')} style={beside ? { flex: 1 } : undefined}>
+    <Button
+      type="submit"
+      onClick={(e) => {
+        // The click (or Enter's implicit submission, which clicks this button) starts; the form's own
+        // submit is not needed.
+        e.preventDefault();
+        onStart();
+      }}
+      data-testid={tid(screen.ids, 'start')}
+      style={beside ? { flex: 1 } : undefined}
+    >
       {t('bots.form.start')}
     </Button>
   );
@@ -351,6 +482,9 @@ export function StartFormSubmit({
       ) : (
         start
       )}
+      <Text size="xs" c="dimmed">
+        {t('bots.help.keyboard')}
+      </Text>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Group, NativeSelect, Switch } from '@mantine/core';
+import { Group, NativeSelect, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -17,7 +17,13 @@ import {
   useStopFlow,
   withOptimistic,
 } from '../../../shared/bots/hooks';
-import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
+import { TermsHelp } from '../../../shared/bots/FormHelp';
+import {
+  StartFormFields,
+  StartFormShell,
+  StartFormSubmit,
+  useStartForm,
+} from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { commaToDot, dashboardApi, pairKey, type BotUpdate, type StartClassicInput } from '../api/dashboard';
 import { BotRow, type BotFigures, type FundsResult } from './BotRow';
@@ -284,21 +290,26 @@ export function DashboardPage() {
   return (
     <BotScreenFrame
       screen={SCREEN}
-      title={t('classic-dca.title')}
+      // The page the 'Advanced Bot' tab opens: its title is the tab's name (issue 40 pt 3).
+      title={t('bots.nav.advanced')}
+      activeNav="advanced"
       form={
-        <>
+        <StartFormShell testId="dash-form">
+          <Text size="sm" c="dimmed">
+            {t('classic-dca.subtitle')}
+          </Text>
           <StartFormFields screen={SCREEN} form={form} />
-          <Group gap="lg">
+          <Group gap="lg" align="flex-start" grow>
             <Switch
               label={t('classic-dca.form.r')}
-              title={t('classic-dca.form.rHint')}
+              description={t('classic-dca.help.r')}
               checked={rNew}
               onChange={(e) => setRNew(e.currentTarget.checked)}
               data-testid="dash-form-r"
             />
             <Switch
               label={t('classic-dca.form.rOs')}
-              title={t('classic-dca.form.rOsHint')}
+              description={t('classic-dca.help.rOs')}
               checked={rOsNew}
               onChange={(e) => setROsNew(e.currentTarget.checked)}
               data-testid="dash-form-ros"
@@ -320,7 +331,7 @@ export function DashboardPage() {
           />
           <NativeSelect
             label={t('classic-dca.form.tpVnc')}
-            description={t('classic-dca.form.tpVncHint')}
+            description={t('classic-dca.help.tpVnc')}
             value={String(tpVncNew)}
             onChange={(e) => setTpVncNew(Number(e.currentTarget.value))}
             data={TP_VNC_OPTIONS.map((v) => ({ value: String(v), label: `${v} %` }))}
@@ -340,7 +351,14 @@ export function DashboardPage() {
               />
             }
           />
-        </>
+          <TermsHelp
+            summary={t('bots.help.terms')}
+            terms={(['dca', 'ttr', 'vnc', 'sl', 'tpPlus'] as const).map((k) =>
+              t(`classic-dca.help.terms.${k}`),
+            )}
+            testId="dash-terms"
+          />
+        </StartFormShell>
       }
       list={
         <ActiveBotsList count={bots.length} page={paged.page} pages={paged.pages} onPage={paged.setPage}>

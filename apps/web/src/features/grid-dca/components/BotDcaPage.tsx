@@ -24,7 +24,13 @@ import {
   withOptimistic,
 } from '../../../shared/bots/hooks';
 import { slTpProblem } from '../../../shared/bots/slTp';
-import { StartFormFields, StartFormSubmit, useStartForm } from '../../../shared/bots/StartForm';
+import { HelpText, TermsHelp } from '../../../shared/bots/FormHelp';
+import {
+  StartFormFields,
+  StartFormShell,
+  StartFormSubmit,
+  useStartForm,
+} from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { useAfterFirstPaint } from '../../../shared/ui/afterFirstPaint';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
@@ -223,28 +229,34 @@ function BotDcaScreen() {
   return (
     <BotScreenBody
       form={
-        <>
+        <StartFormShell testId="dca-form">
           <StartFormFields screen={SCREEN} form={form} />
           {apartado !== 'Spot' && (
-            <Group>
-              <Button
-                variant="default"
-                onClick={() => {
-                  if (!exchange) return form.fail(t('bots.leverage.noExchange'));
-                  setLeverageOpen(true);
-                }}
-                data-testid="dca-leverage-btn"
-              >
-                {t('bots.leverage.button', { n: leverage })}
-              </Button>
-              <SegmentedControl
-                value={direction}
-                onChange={(v) => setDirection(v)}
-                data={['LONG', 'SHORT']}
-                aria-label={t('grid-dca.form.direction')}
-                data-testid="dca-direction"
-              />
-            </Group>
+            <div>
+              <Group>
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    if (!exchange) return form.fail(t('bots.leverage.noExchange'));
+                    setLeverageOpen(true);
+                  }}
+                  aria-describedby="dca-leverage-help"
+                  data-testid="dca-leverage-btn"
+                >
+                  {t('bots.leverage.button', { n: leverage })}
+                </Button>
+                <SegmentedControl
+                  value={direction}
+                  onChange={(v) => setDirection(v)}
+                  data={['LONG', 'SHORT']}
+                  aria-label={t('grid-dca.form.direction')}
+                  aria-describedby="dca-direction-help"
+                  data-testid="dca-direction"
+                />
+              </Group>
+              <HelpText id="dca-leverage-help">{t('bots.help.leverage')}</HelpText>
+              <HelpText id="dca-direction-help">{t('bots.help.direction')}</HelpText>
+            </div>
           )}
           <StartFormSubmit
             screen={SCREEN}
@@ -260,7 +272,12 @@ function BotDcaScreen() {
               />
             }
           />
-        </>
+          <TermsHelp
+            summary={t('bots.help.terms')}
+            terms={(['ra', 'sl', 'tpPlus', 'range'] as const).map((k) => t(`grid-dca.help.terms.${k}`))}
+            testId="dca-terms"
+          />
+        </StartFormShell>
       }
       list={
         <ActiveBotsList count={bots.length} page={paged.page} pages={paged.pages} onPage={paged.setPage}>

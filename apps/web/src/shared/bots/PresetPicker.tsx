@@ -1,0 +1,65 @@
+import { SimpleGrid, Text, UnstyledButton } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PRESET_KEYS, type PresetKey } from './presets';
+
+/**
+ * 'Presets': conservative, balanced, aggressive, each a button named by its preset with its figures
+ * under the name (visible, and the button's accessible description). The button of the preset the
+ * form holds now is pressed. Plain buttons: no popover or tooltip on the first render (issue 39).
+ */
+export function PresetPicker({
+  figures,
+  active,
+  onPick,
+  testId,
+}: {
+  /** Each preset's figures as one line, e.g. '20 USDT · TP 1 % · Sep. 1 % · 3 OS'. */
+  figures: Record<PresetKey, string>;
+  active: PresetKey | null;
+  onPick: (key: PresetKey) => void;
+  /** `<testId>` on the group, `<testId>-<preset>` on each button. */
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-hint`} data-testid={testId}>
+      <Text id={`${id}-label`} size="sm" fw={500}>
+        {t('bots.presets.label')}
+      </Text>
+      <Text id={`${id}-hint`} size="xs" c="dimmed" mb={4}>
+        {t('bots.presets.hint')}
+      </Text>
+      <SimpleGrid cols={3} spacing={6}>
+        {PRESET_KEYS.map((key) => {
+          const on = active === key;
+          return (
+            <UnstyledButton
+              key={key}
+              type="button"
+              onClick={() => onPick(key)}
+              aria-pressed={on}
+              aria-labelledby={`${id}-${key}`}
+              aria-describedby={`${id}-${key}-figures`}
+              data-testid={`${testId}-${key}`}
+              style={{
+                border: `1px solid ${on ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-border)'}`,
+                borderRadius: 'var(--mantine-radius-md)',
+                padding: '4px 8px',
+                background: on ? 'var(--mantine-primary-color-light)' : undefined,
+              }}
+            >
+              <Text id={`${id}-${key}`} size="sm" fw={600} span display="block">
+                {t(`bots.presets.${key}`)}
+              </Text>
+              <Text id={`${id}-${key}-figures`} size="xs" span display="block">
+                {figures[key]}
+              </Text>
+            </UnstyledButton>
+          );
+        })}
+      </SimpleGrid>
+    </div>
+  );
+}
