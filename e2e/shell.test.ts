@@ -125,6 +125,10 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
   it('route guards: unknown paths go home, protected paths to /spot, settings to /', async () => {
     await page.goto(url('/no/such/page'));
     await page.waitForURL(url('/'));
+    // ...and say so (issue 40 point 7).
+    await expect
+      .poll(() => page.getByTestId('not-found-notice').textContent())
+      .toContain('That page does not exist');
     await page.goto(url('/bot-dca'));
     await page.waitForURL(url('/spot'));
     await page.goto(url('/LoansLiquidity'));

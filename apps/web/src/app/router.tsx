@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
-import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/landing/components/LandingPage';
 import { RequireAuth } from '../shared/session/RequireAuth';
 import { RouteErrorBoundary } from './ErrorPage';
 import { lazyPage, type LazyPage } from './lazyPage';
+import { NotFoundNotice, NotFoundRedirect } from './NotFound';
 import { Shell } from './shell/Shell';
 
 /*
@@ -102,7 +103,15 @@ export const routes: RouteObject[] = [
       </RouteErrorBoundary>
     ),
     children: [
-      { path: '/', element: <LandingPage /> },
+      {
+        path: '/',
+        element: (
+          <>
+            <NotFoundNotice />
+            <LandingPage />
+          </>
+        ),
+      },
       { path: '/forum', ...open(ForumPage) },
       { path: '/login', ...open(LoginPage) },
       { path: '/registro', ...open(RegisterPage) },
@@ -123,7 +132,8 @@ export const routes: RouteObject[] = [
       { path: '/GlobalPendingOrders', ...guard(GlobalPendingOrdersPage) },
       { path: '/historial-global', ...guard(GlobalHistoryPage) },
       { path: '/peliculas-series', ...guard(MoviesSeriesPage, '/') },
-      { path: '*', element: <Navigate to="/" replace /> },
+      // The spec's redirect home; the notice on `/` says the page does not exist.
+      { path: '*', element: <NotFoundRedirect /> },
     ],
   },
 ];
