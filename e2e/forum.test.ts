@@ -58,6 +58,9 @@ describe.skipIf(!hasChromium)('forum in the browser', () => {
     await expect.poll(() => post.innerText()).toContain('Anonymous');
     await expect.poll(() => page.getByTestId('forum-post-box-input').inputValue()).toBe('');
 
+    // The reply box opens from the post's Reply button (collapsed by default).
+    await expect.poll(() => post.getByTestId('forum-reply-box').count()).toBe(0);
+    await post.getByTestId('forum-reply-open').click();
     await post.getByTestId('forum-reply-box-input').fill('A reply to it');
     await post.getByTestId('forum-reply-box-submit').click();
     await post.getByTestId('forum-reply').filter({ hasText: 'A reply to it' }).waitFor();

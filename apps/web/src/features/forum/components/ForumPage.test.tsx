@@ -83,11 +83,16 @@ describe('ForumPage', () => {
     expect(screen.getByText('1 reply')).toBeTruthy();
   });
 
-  it('numbers the page buttons descending and asks the server for the page clicked', async () => {
+  it('shows 10 posts a screen page, numbers the page buttons in order, and asks the server for the page that holds it', async () => {
     const user = userEvent.setup();
+    // 52 posts: server pages of 50 (1: posts 52..3, 2: posts 2..1), screen pages of 10.
+    const all = Array.from({ length: 52 }, (_, i) => post(52 - i, `post ${52 - i}`));
     const { fetchMock } = renderApp(<ForumPage />, {
       responses: {
-        '/api/forum/posts': () => json(pageOf([post(1, 'hello')], { pages: 3, total: 120 })),
+        '/api/forum/posts': (url) => {
+          const p = Number(url.searchParams.get('page'));
+          return json(pageOf(all.slice((p - 1) * 50, p * 50), { page: p, pages: 2, total: 52 }));
+        },
       },
     });
     const nav = await screen.findByTestId('forum-pages');
@@ -95,9 +100,71 @@ describe('ForumPage', () => {
       within(nav)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['3', '2', '1']);
-    await user.click(screen.getByTestId('forum-page-2'));
-    await waitFor(() => expect(callsOf(fetchMock).some((c) => urlOfCall(c).includes('page=2'))).toBe(true));
+    ).toEqual(['1', '2', '3', '4', '5', '6']);
+    const contents = () => screen.getAllByTestId('forum-post-content').map((c) => c.textContent);
+    expect(contents()).toHaveLength(10);
+    expect(contents()[0]).toBe('post 52');
+    expect(screen.getByTestId('forum-page-of').textContent).toBe(
+      'Page 1 of 6 · 52 posts · 10 a page, newest first',
+    );
+    // Screen page 3 is within the first server page: no new call.
+    await user.click(screen.getByTestId('forum-page-3'));
+    await waitFor(() => expect(contents()[0]).toBe('post 32'));
+    expect(contents()).toHaveLength(10);
+    expect(callsOf(fetchMock).some((c) => urlOfCall(c).includes('page=2'))).toBe(false);
+    // Screen page 6 is the second server page.
+    await user.click(screen.getByTestId('forum-page-6'));
+    await waitFor(() => expect(contents()).toEqual(['post 2', 'post 1']));
+    expect(callsOf(fetchMock).some((c) => urlOfCall(c).includes('page=2'))).toBe(true);
+    expect(screen.getByTestId('forum-page-6').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('keeps the reply box behind a Reply button and long threads behind "Show more" (EN and ES)', async () => {
+    const user = userEvent.setup();
+    const replies = Array.from({ length: 5 }, (_, i) => ({
+      id: 100 + i,
+      post_id: 7,
+      user: 'Anonymous',
+      content: `reply ${i + 1}`,
+      timestamp: '2025-01-02T03:05:00Z',
+    }));
+    const posted: unknown[] = [];
+    renderApp(<ForumPage />, {
+      responses: {
+        '/api/forum/posts': () => json(pageOf([post(7, 'thread', replies), post(8, 'quiet')])),
+        '/api/forum/replies': (_url, init) => {
+          posted.push(JSON.parse(init?.body as string));
+          return json({ success: true, reply: { ...replies[0], id: 200, content: 'mine' } });
+        },
+      },
+    });
+    await screen.findAllByTestId('forum-post');
+    expect(screen.queryByTestId('forum-reply-box')).toBeNull();
+    expect(screen.getAllByTestId('forum-reply-open')).toHaveLength(2);
+    expect(screen.getAllByTestId('forum-reply-content').map((r) => r.textContent)).toEqual([
+      'reply 1',
+      'reply 2',
+      'reply 3',
+    ]);
+    expect(screen.getByTestId('forum-more-replies').textContent).toBe('Show 2 more replies');
+    await user.click(screen.getByTestId('forum-more-replies'));
+    expect(screen.getAllByTestId('forum-reply-content')).toHaveLength(5);
+
+    const [thread] = screen.getAllByTestId('forum-post');
+    await user.click(within(thread!).getByTestId('forum-reply-open'));
+    const input = within(thread!).getByTestId('forum-reply-box-input');
+    expect(document.activeElement).toBe(input);
+    // Cancel closes it without sending; Reply opens it again and sends.
+    await user.click(within(thread!).getByTestId('forum-reply-cancel'));
+    expect(screen.queryByTestId('forum-reply-box')).toBeNull();
+    await user.click(within(thread!).getByTestId('forum-reply-open'));
+    await user.type(within(thread!).getByTestId('forum-reply-box-input'), 'mine');
+    await user.click(within(thread!).getByTestId('forum-reply-box-submit'));
+    await waitFor(() => expect(posted).toEqual([{ post_id: 7, user: 'anonimo', content: 'mine' }]));
+    await waitFor(() => expect(screen.queryByTestId('forum-reply-box')).toBeNull());
+
+    await i18n.changeLanguage('es');
+    expect((await screen.findAllByTestId('forum-reply-open'))[0]!.textContent).toBe('Responder');
   });
 
   it('sends nothing for a blank post and publishes a real one', async () => {

@@ -16,6 +16,7 @@ export function PostBox({
   onSubmit,
   testId,
   minRows = 3,
+  autoFocus = false,
 }: {
   maxChars: number;
   placeholder: string;
@@ -24,6 +25,8 @@ export function PostBox({
   onSubmit: (content: string) => Promise<unknown>;
   testId: string;
   minRows?: number;
+  /** A box opened by a click (the reply box) takes the focus. */
+  autoFocus?: boolean;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -56,6 +59,7 @@ export function PostBox({
           placeholder={placeholder}
           aria-label={placeholder}
           rows={minRows}
+          autoFocus={autoFocus}
           resize="vertical"
           error={badChars ? t('forum.badChars') : undefined}
           data-testid={`${testId}-input`}
