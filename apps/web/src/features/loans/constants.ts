@@ -2,14 +2,16 @@
 export const LOANS = {
   borrowAssets: ['USDT', 'USDC'],
   collaterals: ['BTC', 'ETH', 'BYTX', 'LTC', 'XRP', 'SOL'],
-  initialLtv: '70%',
-  marginCallLtv: '80%',
-  liquidationLtv: '90%',
-  hourlyInterest: '0.0018%',
-  annualInterest: '15.94%',
-  remainingLimit: '1,600,000',
-  poolApy: '15%',
-  poolSize: '1,234,567 USDT',
+  /** Percentages with the decimals the spec writes them with (shown through shared/ui/numbers). */
+  initialLtv: { pct: 70, decimals: 0 },
+  marginCallLtv: { pct: 80, decimals: 0 },
+  liquidationLtv: { pct: 90, decimals: 0 },
+  hourlyInterest: { pct: 0.0018, decimals: 4 },
+  annualInterest: { pct: 15.94, decimals: 2 },
+  remainingLimit: 1_600_000,
+  poolApy: { pct: 15, decimals: 0 },
+  /** USDT. */
+  poolSize: 1_234_567,
 } as const;
 
 /** The four wallet providers of the Connect Wallet dialog (the spec does not name them). */

@@ -26,6 +26,16 @@ describe('LoansLiquidityPage', () => {
     expect(requestedPaths().filter((p) => p !== '/api/me')).toEqual([]);
   });
 
+  it('says it is a preview before any click, and formats its figures in Spanish', async () => {
+    renderApp(<LoansLiquidityPage />);
+    expect(screen.getByTestId('loans-preview').textContent).toContain('Loans and liquidity are not open yet');
+    await i18n.changeLanguage('es');
+    await waitFor(() => expect(screen.getByTestId('loans-preview').textContent).toContain('Vista previa'));
+    expect(screen.getByTestId('loans-remaining').textContent).toBe('1.600.000 USDT');
+    expect(screen.getByTestId('loans-hourly').textContent?.replace(/\s/g, ' ')).toBe('0,0018 %');
+    expect(screen.getByTestId('loans-annual').textContent?.replace(/\s/g, ' ')).toBe('15,94 %');
+  });
+
   it('lists the borrow assets and the six collaterals', async () => {
     const user = userEvent.setup();
     renderApp(<LoansLiquidityPage />);

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNumbers } from '../../../shared/ui/numbers';
 import { LOANS, WALLET_PROVIDERS } from '../constants';
 
 function ConnectWalletDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -72,6 +73,8 @@ function SummaryRow({ label, value, testId }: { label: string; value: string; te
  */
 export function LoansLiquidityPage() {
   const { t } = useTranslation();
+  const num = useNumbers();
+  const pct = (v: { pct: number; decimals: number }) => num.percent(v.pct, { decimals: v.decimals });
   const [walletOpen, setWalletOpen] = useState(false);
   const [asset, setAsset] = useState<string>(LOANS.borrowAssets[0]);
   const [collateral, setCollateral] = useState<string>(LOANS.collaterals[0]);
@@ -83,11 +86,24 @@ export function LoansLiquidityPage() {
   return (
     <Container size="md" py="xl">
       <Group justify="space-between" mb="lg">
-        <Title order={2}>{t('loans.title')}</Title>
+        <Title order={1} size="h2">
+          {t('loans.title')}
+        </Title>
         <Button onClick={openWallet} data-testid="loans-connect-wallet">
           {t('loans.connect.button')}
         </Button>
       </Group>
+
+      {/* Said before any click (issue 40 point 7): nothing on this page borrows, supplies or connects. */}
+      <Alert
+        color="blue"
+        variant="light"
+        title={t('loans.preview.title')}
+        mb="lg"
+        data-testid="loans-preview"
+      >
+        {t('loans.preview.text')}
+      </Alert>
 
       <Tabs defaultValue="loans" keepMounted={false}>
         <Tabs.List mb="md">
@@ -103,7 +119,7 @@ export function LoansLiquidityPage() {
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
             <Card withBorder padding="lg">
               <Stack gap="sm">
-                <Title order={3} size="h4">
+                <Title order={2} size="h4">
                   {t('loans.borrow.title')}
                 </Title>
                 <Select
@@ -146,39 +162,39 @@ export function LoansLiquidityPage() {
               </Stack>
             </Card>
             <Card withBorder padding="lg" data-testid="loans-summary">
-              <Title order={3} size="h4" mb="sm">
+              <Title order={2} size="h4" mb="sm">
                 {t('loans.summary.title')}
               </Title>
               <Table>
                 <Table.Tbody>
                   <SummaryRow
                     label={t('loans.summary.initialLtv')}
-                    value={LOANS.initialLtv}
+                    value={pct(LOANS.initialLtv)}
                     testId="loans-initial-ltv"
                   />
                   <SummaryRow
                     label={t('loans.summary.marginCall')}
-                    value={LOANS.marginCallLtv}
+                    value={pct(LOANS.marginCallLtv)}
                     testId="loans-margin-call"
                   />
                   <SummaryRow
                     label={t('loans.summary.liquidation')}
-                    value={LOANS.liquidationLtv}
+                    value={pct(LOANS.liquidationLtv)}
                     testId="loans-liquidation"
                   />
                   <SummaryRow
                     label={t('loans.summary.hourlyInterest')}
-                    value={LOANS.hourlyInterest}
+                    value={pct(LOANS.hourlyInterest)}
                     testId="loans-hourly"
                   />
                   <SummaryRow
                     label={t('loans.summary.annualInterest')}
-                    value={LOANS.annualInterest}
+                    value={pct(LOANS.annualInterest)}
                     testId="loans-annual"
                   />
                   <SummaryRow
                     label={t('loans.summary.remainingLimit')}
-                    value={`${LOANS.remainingLimit} ${asset}`}
+                    value={`${num.upTo(LOANS.remainingLimit, 0)} ${asset}`}
                     testId="loans-remaining"
                   />
                 </Table.Tbody>
@@ -190,7 +206,7 @@ export function LoansLiquidityPage() {
         <Tabs.Panel value="liquidity">
           <Card withBorder padding="lg" data-testid="loans-liquidity">
             <Stack gap="sm">
-              <Title order={3} size="h4">
+              <Title order={2} size="h4">
                 {t('loans.liquidity.title')}
               </Title>
               <Group grow>
@@ -199,7 +215,7 @@ export function LoansLiquidityPage() {
                     {t('loans.liquidity.apy')}
                   </Text>
                   <Text size="xl" fw={700} data-testid="loans-pool-apy">
-                    {LOANS.poolApy}
+                    {pct(LOANS.poolApy)}
                   </Text>
                 </Stack>
                 <Stack gap={0}>
@@ -207,7 +223,7 @@ export function LoansLiquidityPage() {
                     {t('loans.liquidity.size')}
                   </Text>
                   <Text size="xl" fw={700} data-testid="loans-pool-size">
-                    {LOANS.poolSize}
+                    {num.upTo(LOANS.poolSize, 0)} USDT
                   </Text>
                 </Stack>
               </Group>
