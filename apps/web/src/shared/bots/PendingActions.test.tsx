@@ -1,4 +1,4 @@
-import { PENDING_MESSAGES, type PendingOrderView } from '@bytx/contract';
+import type { PendingOrderView } from '@bytx/contract';
 import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -98,7 +98,7 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-sell'));
     await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.sold)).toBeTruthy();
+    expect(await screen.findByText('Order sold (IOC) ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/sell')).toEqual([
       { user_id: 'me@example.com', id: 'b-1' },
     ]);
@@ -110,10 +110,12 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     const input = await screen.findByTestId('dca-pending-funds-input');
     setValue(input, '12345');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
-    expect(screen.getByTestId('dca-pending-funds-error').textContent).toBe(PENDING_MESSAGES.badAmount);
+    expect(screen.getByTestId('dca-pending-funds-error').textContent).toBe(
+      'Enter a valid amount (up to 4 digits).',
+    );
     setValue(input, '15');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
-    expect(await screen.findByText(PENDING_MESSAGES.fundsAdded)).toBeTruthy();
+    expect(await screen.findByText('Funds added successfully ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/add_funds')).toEqual([
       { user_id: 'me@example.com', id: 'b-2', amount_quote: 15 },
     ]);
@@ -121,14 +123,14 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     await userEvent.click(within(rowOf(1)).getByTestId('dca-pending-autofund'));
     expect((await screen.findByTestId('dca-pending-confirm')).getAttribute('data-kind')).toBe('autofund');
     await userEvent.click(screen.getByTestId('dca-pending-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.autoFundOff)).toBeTruthy();
+    expect(await screen.findByText('OFF disabled ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/pending/auto_fund/toggle')).toEqual([
       { user_id: 'me@example.com', id: 'b-2', enabled: false },
     ]);
 
     await userEvent.click(within(rowOf(1)).getByTestId('dca-pending-delete'));
     await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.alreadyDeleted)).toBeTruthy();
+    expect(await screen.findByText('Order no longer existed (cleanup) ✅')).toBeTruthy();
     await waitFor(() => expect(load).toHaveBeenCalledTimes(5));
   });
 
@@ -147,17 +149,17 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     await waitFor(() => expect(screen.getAllByTestId('dca-pending-row')).toHaveLength(1));
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-sell'));
     await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.sellFailed)).toBeTruthy();
-    expect(screen.getByText('❌ Error de red')).toBeTruthy();
+    expect(await screen.findByText('Could not sell')).toBeTruthy();
+    expect(screen.getByText('❌ Network error')).toBeTruthy();
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-delete'));
     await userEvent.click(await screen.findByTestId('dca-pending-confirm-yes'));
-    expect(await screen.findByText('❌ No se pudo eliminar: TP cancel failed')).toBeTruthy();
+    expect(await screen.findByText('❌ Could not delete: TP cancel failed')).toBeTruthy();
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-funds'));
     setValue(await screen.findByTestId('dca-pending-funds-input'), '5');
     await userEvent.click(screen.getByTestId('dca-pending-funds-confirm'));
-    expect(await screen.findByText('Error al agregar fondos: No price yet')).toBeTruthy();
+    expect(await screen.findByText('Error adding funds: No price yet')).toBeTruthy();
   });
 
   it("says '❌ No se pudo vender: …' and '❌ Error al comprar: …' where the spec shows them (ES and EN)", async () => {
@@ -179,7 +181,7 @@ describe('PendingOrdersDialog actions (both bot screens)', { timeout: 20_000 }, 
     expect(
       await screen.findByText('❌ No se pudo vender: order_rejected (insufficient balance)'),
     ).toBeTruthy();
-    expect(screen.getByText(PENDING_MESSAGES.sellFailed)).toBeTruthy(); // the toast's title
+    expect(screen.getByText('No se pudo vender')).toBeTruthy(); // the toast's title
 
     await userEvent.click(within(rowOf(0)).getByTestId('dca-pending-funds'));
     setValue(await screen.findByTestId('dca-pending-funds-input'), '5');

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PendingOrderView } from '@bytx/contract';
+import { PENDING_MESSAGES, type PendingOrderView } from '@bytx/contract';
 import { ApiError, errorMessage } from '../api/client';
 import { fmt } from './format';
 import { canAct, parseFundsAmount, pendingActionsApi } from './pending-actions';
@@ -25,6 +25,18 @@ export interface PendingActionDone {
 }
 
 const K = 'bots.pendingActions';
+
+/**
+ * The server's own words for a refused action (PENDING_MESSAGES, some of them the spec's Spanish texts)
+ * in the user's language: a known message is its catalog entry, anything else is shown as it came.
+ */
+function serverText(t: (key: string) => string, message: string): string {
+  const key = (Object.keys(PENDING_MESSAGES) as (keyof typeof PENDING_MESSAGES)[]).find(
+    (k) => PENDING_MESSAGES[k] === message,
+  );
+  const path = `${K}.server.${key}`;
+  return key && t(path) !== path ? t(path) : message;
+}
 
 /**
  * A row's actions: sell, add funds, delete, auto-fund ON/OFF. Completed orders cannot be sold, funded
@@ -176,9 +188,9 @@ export function PendingActionDialogs({
         toast('green', t(`${K}.fundsAdded`));
         finish({ kind, order, ok: true });
       } catch (err) {
-        if (err instanceof ApiError && err.message === t(`${K}.badAmount`)) {
+        if (err instanceof ApiError && err.message === PENDING_MESSAGES.badAmount) {
           setWorking(false);
-          setAmountError(err.message);
+          setAmountError(t(`${K}.badAmount`));
           return;
         }
         const bought = buyFailure(err);
@@ -188,7 +200,9 @@ export function PendingActionDialogs({
             ? t(`${K}.network`)
             : bought !== null
               ? t(`${K}.buyFailed`, { message: bought })
-              : t(`${K}.fundsFailed`, { message: errorMessage(err, t(`${K}.fundsFailedPlain`)) }),
+              : t(`${K}.fundsFailed`, {
+                  message: serverText(t, errorMessage(err, t(`${K}.fundsFailedPlain`))),
+                }),
         );
         finish({ kind, order, ok: false });
       }
@@ -206,7 +220,7 @@ export function PendingActionDialogs({
           'red',
           network(err)
             ? t(`${K}.network`)
-            : t(`${K}.sellFailedMsg`, { message: errorMessage(err, t(`${K}.sellFailed`)) }),
+            : t(`${K}.sellFailedMsg`, { message: serverText(t, errorMessage(err, t(`${K}.sellFailed`))) }),
           t(`${K}.sellFailed`),
         );
         finish({ kind, order, ok: false });
@@ -219,7 +233,9 @@ export function PendingActionDialogs({
       } catch (err) {
         toast(
           'red',
-          network(err) ? t(`${K}.network`) : t(`${K}.deleteFailed`, { message: errorMessage(err) }),
+          network(err)
+            ? t(`${K}.network`)
+            : t(`${K}.deleteFailed`, { message: serverText(t, errorMessage(err)) }),
         );
         finish({ kind, order, ok: false });
       }

@@ -173,13 +173,13 @@ describe('DashboardPage (classic DCA)', () => {
     const { fetchMock } = renderApp(<DashboardPage />, { user, responses: responses() });
     const select = await screen.findByTestId('dash-exchange');
     await waitFor(() =>
-      expect(select.querySelector('option[value="binance"]')?.textContent).toContain('✅ Conectado'),
+      expect(select.querySelector('option[value="binance"]')?.textContent).toContain('✅ Connected'),
     );
     setValue(select, 'bybit');
     expect((await screen.findByTestId('dash-form-error')).textContent).toBe(
-      'Este exchange no está conectado. Conéctalo en Settings.',
+      'This exchange is not connected. Connect it in Settings.',
     );
-    expect(screen.getByTestId('dash-exchange-badge').textContent).toBe('No conectado');
+    expect(screen.getByTestId('dash-exchange-badge').textContent).toBe('Not connected');
     setValue(screen.getByTestId('dash-market-type'), 'Margin');
     await waitFor(() =>
       expect(bodiesOf(fetchMock, '/api/apartado_usuario')).toContainEqual({
@@ -204,7 +204,7 @@ describe('DashboardPage (classic DCA)', () => {
     setValue(screen.getByTestId('dash-form-tpvnc'), '2');
     await userEvent.click(screen.getByTestId('dash-start'));
     expect(await screen.findByText('Failed to start the Bot')).toBeTruthy();
-    expect(screen.getByText('❌ Error al iniciar bot: boom')).toBeTruthy();
+    expect(screen.getAllByText('❌ Error starting bot: boom').length).toBeGreaterThan(0);
     expect(screen.queryAllByTestId('dash-bot-row')).toHaveLength(0);
     expect(bodiesOf(fetchMock, '/api/start_bot')[0]).toEqual({
       symbol: 'ETH/USDT',
@@ -252,7 +252,7 @@ describe('DashboardPage (classic DCA)', () => {
     renderApp(<DashboardPage />, { user, responses: responses(bots) });
     await waitFor(() => expect(screen.getAllByTestId('dash-bot-row')).toHaveLength(2));
     expect(screen.getAllByTestId('dash-bot-pnl')[0]!.getAttribute('style')).toContain('green');
-    await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getAllByTestId('dash-bot-row')).toHaveLength(1);
     expect(screen.getByTestId('dash-bot-row').dataset.symbol).toBe('T2/USDT');
   });
@@ -271,6 +271,8 @@ describe('DashboardPage (classic DCA)', () => {
   });
 
   it("adds funds: 'Compra enviada' for 2 s, 'Cantidad inválida' for a bad amount", async () => {
+    // The spec's Spanish texts, in the Spanish interface; the English one after.
+    await i18n.changeLanguage('es');
     let answerBad = false;
     const { fetchMock } = renderApp(<DashboardPage />, {
       user,
@@ -299,6 +301,11 @@ describe('DashboardPage (classic DCA)', () => {
     setValue(input, '12,5');
     await userEvent.click(within(row).getByTestId('dash-funds-btn'));
     expect((await within(row).findByTestId('dash-funds-ok')).textContent).toBe('Compra enviada');
+    await act(() => i18n.changeLanguage('en'));
+    answerBad = true;
+    setValue(input, '7');
+    await userEvent.click(within(row).getByTestId('dash-funds-btn'));
+    expect((await within(row).findByTestId('dash-funds-error')).textContent).toBe('Invalid amount');
     expect(bodiesOf(fetchMock, '/api/anadir_fondos')[1]).toEqual({
       symbol: 'ETH/USDT',
       exchange: 'binance',
@@ -364,7 +371,7 @@ describe('DashboardPage (classic DCA)', () => {
     await userEvent.click(await screen.findByTestId('dash-stop-btn'));
     await userEvent.click(await screen.findByTestId('dash-stop-close-market'));
     expect(await screen.findByText('Failed to stop the Bot')).toBeTruthy();
-    expect(screen.getByText('❌ Error al detener bot: nope')).toBeTruthy();
+    expect(screen.getByText('❌ Error stopping bot: nope')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/stop_bot')[0]?.mode).toBe('close_market');
   });
 
@@ -439,9 +446,15 @@ describe('DashboardPage (classic DCA)', () => {
     const row = await screen.findByTestId('dash-closed-row');
     expect(row.textContent).toContain('BTC/USDT');
     expect(within(row).getByTestId('dash-closed-pnl').textContent).toBe('0.91 USDT');
-    for (const h of ['Exchange', 'Símbolo', 'Monto', 'TP', 'OS', 'Inicio', 'Cierre', 'PnL']) {
+    for (const h of ['Exchange', 'Symbol', 'Amount', 'TP', 'OS', 'Start', 'End', 'PnL']) {
       expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
     }
+    // The spec's headers (part 2 §2) in the Spanish interface, as the spec writes them.
+    await act(() => i18n.changeLanguage('es'));
+    for (const h of ['Exchange', 'Símbolo', 'Monto', 'TP', 'OS', 'Inicio', 'Cierre', 'PnL']) {
+      expect(await screen.findByRole('columnheader', { name: h })).toBeTruthy();
+    }
+    await act(() => i18n.changeLanguage('en'));
     const url = fetchMock.mock.calls
       .map(([input]) => new URL(String(input instanceof Request ? input.url : input)))
       .find((u) => u.pathname === '/api/historial')!;
@@ -487,6 +500,6 @@ describe('DashboardPage (classic DCA)', () => {
 
   it('denies without a user', async () => {
     renderApp(<DashboardPage />, { responses: responses() });
-    expect(await screen.findByText('Acceso denegado. Por favor, inicia sesión.')).toBeTruthy();
+    expect(await screen.findByText('Access denied. Please sign in.')).toBeTruthy();
   });
 });

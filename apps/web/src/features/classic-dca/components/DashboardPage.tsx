@@ -183,7 +183,7 @@ export function DashboardPage() {
     const value = commaToDot(raw).trim();
     const n = Number(value);
     if (value === '' || !Number.isFinite(n) || n <= 0) {
-      return { ok: false, message: CLASSIC_DCA_MESSAGES.badFunds };
+      return { ok: false, message: t('classic-dca.server.badFunds') };
     }
     try {
       const res = await dashboardApi.addFunds(userId, b.exchange, b.symbol, value);
@@ -192,14 +192,19 @@ export function DashboardPage() {
           ok: false,
           message:
             res.error === CLASSIC_DCA_MESSAGES.badFunds
-              ? res.error
+              ? t('classic-dca.server.badFunds')
               : res.error
                 ? `❌ ${t('bots.errors.generic', { message: res.error })}`
                 : t('classic-dca.errors.funds'),
         };
       }
       void qc.invalidateQueries({ queryKey: ['dashboard', 'dcas'] });
-      return { ok: true, message: res.message ?? CLASSIC_DCA_MESSAGES.fundsSent };
+      // The server's 'Compra enviada' (spec part 2 §2) in the user's language.
+      const sent = res.message ?? CLASSIC_DCA_MESSAGES.fundsSent;
+      return {
+        ok: true,
+        message: sent === CLASSIC_DCA_MESSAGES.fundsSent ? t('classic-dca.server.fundsSent') : sent,
+      };
     } catch (err) {
       if (err instanceof ApiError) {
         // The server's own words ('Cantidad inválida' or another reason).
@@ -207,7 +212,7 @@ export function DashboardPage() {
           ok: false,
           message:
             err.message === CLASSIC_DCA_MESSAGES.badFunds
-              ? err.message
+              ? t('classic-dca.server.badFunds')
               : `❌ ${t('bots.errors.generic', { message: err.message })}`,
         };
       }

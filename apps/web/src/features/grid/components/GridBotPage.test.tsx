@@ -202,7 +202,7 @@ describe('GridBotPage', () => {
     await waitFor(() => expect(screen.queryByTestId('grid-exchange-badge')).toBeNull());
     setValue(screen.getByTestId('grid-exchange'), 'binance');
     await waitFor(async () => expect(await errorText()).toBe(MSG.notConnected));
-    expect(screen.getByTestId('grid-exchange-badge').textContent).toBe('No conectado');
+    expect(screen.getByTestId('grid-exchange-badge').textContent).toBe('Not connected');
     fireEvent.click(start);
     expect(await errorText()).toBe(MSG.pair);
     // Typing is not picking: the pair must come from the suggestions.

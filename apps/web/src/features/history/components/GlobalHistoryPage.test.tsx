@@ -144,7 +144,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(screen.getByTestId('gh-title').textContent).toBe('Historial global — Todos tus bots');
     expect(screen.getByTestId('gh-user').textContent).toContain('me@example.com');
     expect(screen.getByTestId('gh-refresh').textContent).toBe('Actualizar');
-    expect(screen.getByTestId('gh-export').textContent).toBe('Export CSV');
+    expect(screen.getByTestId('gh-export').textContent).toBe('Exportar CSV');
     expect(screen.getByTestId('gh-delete-all').textContent).toBe('Eliminar todo');
     expect(screen.getByTestId('gh-loading').textContent).toBe('Cargando…');
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(12));
@@ -158,13 +158,13 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(headers.slice(0, 10)).toEqual([
       'ID',
       'Bot',
-      'Symbol',
+      'Símbolo',
       'Exch',
-      'Qty',
-      'Buy',
-      'Sell',
-      'Buy Time',
-      'Sell Time',
+      'Cant.',
+      'Compra',
+      'Venta',
+      'Hora de compra',
+      'Hora de venta',
       'PnL',
     ]);
     expect(screen.getByTestId('gh-page-info').textContent).toBe('Página 1 de 3');
@@ -400,6 +400,9 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(screen.getByText('TOTAL PnL (USD equivalent)')).toBeTruthy();
     expect(screen.getByTestId('gh-title').textContent).toBe('Global history — All your bots');
     expect(screen.getByTestId('gh-page-info').textContent).toBe('Page 1 of 1');
+    // The spec's English texts of this page, as it writes them.
+    expect(screen.getByTestId('gh-export').textContent).toBe('Export CSV');
+    expect(i18n.t('history.table.buyTime')).toBe('Buy Time');
     expect(await screen.findByTestId('gh-chart-empty')).toBeTruthy();
   });
 });

@@ -285,7 +285,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     setValue(state, 'open');
     setValue(screen.getByTestId('gp-filter-pair'), 'SOL/USDT');
     expect(rowIds()).toEqual([]);
-    expect(screen.getByTestId('gp-empty').textContent).toBe('Sin órdenes pendientes.');
+    expect(screen.getByTestId('gp-empty').textContent).toBe('No pending orders.');
     await userEvent.click(screen.getByTestId('gp-filter-clear'));
     expect(rowIds()).toHaveLength(3);
   });
@@ -361,7 +361,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     const listCalls = urlsTo(fetchMock, '/api/dca/pending_orders').length;
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-sell'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.sold)).toBeTruthy();
+    expect(await screen.findByText('Order sold (IOC) ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/sell')).toEqual([
       { user_id: 'me@example.com', id: 'b1-1' },
     ]);
@@ -372,7 +372,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
 
     await userEvent.click(within(rowOf('b2-1')).getByTestId('gp-sell'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.sellFailed)).toBeTruthy();
+    expect(await screen.findByText('Could not sell')).toBeTruthy();
     expect(screen.getByText('❌ Could not sell: Exchange down')).toBeTruthy();
   });
 
@@ -389,13 +389,13 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     for (const bad of ['12345', '1.5', 'abc', '0', '']) {
       setValue(input, bad);
       await userEvent.click(screen.getByTestId('gp-funds-confirm'));
-      expect(screen.getByTestId('gp-funds-error').textContent).toBe(PENDING_MESSAGES.badAmount);
+      expect(screen.getByTestId('gp-funds-error').textContent).toBe('Enter a valid amount (up to 4 digits).');
     }
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/add_funds')).toEqual([]);
     setValue(input, '25');
     expect(screen.queryByTestId('gp-funds-error')).toBeNull();
     await userEvent.click(screen.getByTestId('gp-funds-confirm'));
-    expect(await screen.findByText(PENDING_MESSAGES.fundsAdded)).toBeTruthy();
+    expect(await screen.findByText('Funds added successfully ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/dca/pending_orders/add_funds')).toEqual([
       { user_id: 'me@example.com', id: 'b1-1', amount_quote: 25 },
     ]);
@@ -413,7 +413,9 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-funds'));
     setValue(await screen.findByTestId('gp-funds-input'), '9999');
     await userEvent.click(screen.getByTestId('gp-funds-confirm'));
-    expect((await screen.findByTestId('gp-funds-error')).textContent).toBe(PENDING_MESSAGES.badAmount);
+    expect((await screen.findByTestId('gp-funds-error')).textContent).toBe(
+      'Enter a valid amount (up to 4 digits).',
+    );
   });
 
   it('deletes after the confirmation; a 404 counts as already deleted', async () => {
@@ -430,7 +432,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(rowIds()).toHaveLength(2));
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-delete'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.deleted)).toBeTruthy();
+    expect(await screen.findByText('Order removed from the database ✅')).toBeTruthy();
     const [del] = fetchMock.mock.calls.filter(([input]) =>
       hrefOf(input).includes('/api/dca/pending_orders/b1-1'),
     );
@@ -440,7 +442,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     status = 404;
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-delete'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.alreadyDeleted)).toBeTruthy();
+    expect(await screen.findByText('Order no longer existed (cleanup) ✅')).toBeTruthy();
   });
 
   it('switches auto-fund ON and OFF with confirmation and toasts, and says when it could not', async () => {
@@ -469,7 +471,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-autofund'));
     expect((await screen.findByTestId('gp-confirm')).getAttribute('data-kind')).toBe('autofund');
     await userEvent.click(screen.getByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.autoFundOn)).toBeTruthy();
+    expect(await screen.findByText('ON enabled ✅')).toBeTruthy();
     expect(bodiesOf(fetchMock, '/api/pending/auto_fund/toggle')).toEqual([
       { user_id: 'me@example.com', id: 'b1-1', enabled: true },
     ]);
@@ -482,12 +484,12 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     );
     await userEvent.click(within(rowOf('b2-1')).getByTestId('gp-autofund'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.autoFundOff)).toBeTruthy();
+    expect(await screen.findByText('OFF disabled ✅')).toBeTruthy();
 
     fail = true;
     await userEvent.click(within(rowOf('b1-1')).getByTestId('gp-autofund'));
     await userEvent.click(await screen.findByTestId('gp-confirm-yes'));
-    expect(await screen.findByText(PENDING_MESSAGES.autoFundFailed)).toBeTruthy();
+    expect(await screen.findByText('Could not save the ON/OFF state')).toBeTruthy();
   });
 
   it('shows a busy order and keeps its actions off', async () => {
@@ -511,7 +513,7 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
       }),
     });
     const err = await screen.findByTestId('gp-load-error', {}, { timeout: 4000 });
-    expect(err.textContent).toBe('No se pudieron cargar las órdenes pendientes.');
+    expect(err.textContent).toBe('Could not load the pending orders.');
     expect(within(screen.getByTestId('gp-side')).getByTestId('gp-load-error')).toBe(err);
     expect(screen.queryByTestId('gp-splash')).toBeNull();
   });

@@ -486,7 +486,7 @@ describe('SignalBotPage', () => {
   it('speaks Spanish', async () => {
     await i18n.changeLanguage('es');
     renderApp(<SignalBotPage />, { user, responses: responses({}, [bot()]) });
-    expect(await screen.findByText('Nuevo signal bot')).toBeTruthy();
+    expect(await screen.findByText('Nuevo bot de señales')).toBeTruthy();
     const card = await screen.findByTestId('signal-bot');
     expect(within(card).getByTestId('signal-secret-rotate').textContent).toBe('Renovar secreto');
     expect(within(card).getByTestId('signal-secret-hidden').textContent).toBe(
