@@ -1,7 +1,9 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, Menu, Stack, Text, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotProblem } from '@bytx/contract';
+import { fmtMoney, fmtPct, profitPct, runtimeKey, runtimeParts } from './figures';
+import { pnlColor } from './format';
 import { secondsLeft, type SlTpEdit, type SlTpField } from './hooks';
 import { fmtPrice, type SlTpProblem } from './slTp';
 import type { BotScreen } from './screen';
@@ -158,42 +160,153 @@ export function SlTpInputs({
   );
 }
 
-/** The row's dialog buttons ('Trading history', 'Pending Orders', …) and 'Detener'. */
+/**
+ * A row's profit (in its quote and as a percentage of what the bot commits, `capital`) and how long it
+ * has run ('3 d 4 h'), from `now` (the list's clock, not a per-row timer).
+ */
+export function BotFiguresLine({
+  testPrefix,
+  pnl,
+  capital,
+  startedAt,
+  now,
+  quote = 'USDT',
+}: {
+  testPrefix: string;
+  pnl: number;
+  capital: number;
+  startedAt: string | null | undefined;
+  now: number;
+  quote?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language || 'en';
+  const pct = profitPct(pnl, capital);
+  const run = runtimeParts(startedAt, now);
+  const runtime = run ? runtimeKey(run) : null;
+  return (
+    <Group gap="md" wrap="wrap">
+      <Text
+        size="sm"
+        fw={600}
+        c={pnlColor(Number.isFinite(pnl) ? pnl : 0)}
+        data-testid={`${testPrefix}-profit`}
+        data-pnl={pnl}
+        data-pct={pct ?? ''}
+      >
+        {pct === null
+          ? t('bots.row.profitNoPct', { pnl: fmtMoney(pnl, locale), quote })
+          : t('bots.row.profit', { pnl: fmtMoney(pnl, locale), quote, pct: fmtPct(pct, locale) })}
+      </Text>
+      {runtime && (
+        <Text size="sm" c="dimmed" data-testid={`${testPrefix}-runtime`}>
+          {t('bots.row.runtime', { time: t(runtime.key, runtime.values) })}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+/** One entry of a row's actions menu; `danger` ones (Stop) come last, in red, after a divider. */
+export interface RowAction {
+  name: string;
+  label: string;
+  onClick: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+}
+
+/**
+ * A row's actions in one menu (issue 40 pt 3: rows were walls of buttons). The button reads 'Actions';
+ * each item keeps the test id its button had (`<testId>`), so a test opens the menu, then clicks it.
+ * Mantine renders the dropdown only while it is open: a row costs one button on the first paint.
+ */
+export function RowActionsMenu({
+  menuTestId,
+  label,
+  actions,
+  disabled,
+}: {
+  menuTestId: string;
+  label: string;
+  actions: readonly (RowAction & { testId: string })[];
+  disabled?: boolean | undefined;
+}) {
+  const { t } = useTranslation();
+  const plain = actions.filter((a) => !a.danger);
+  const danger = actions.filter((a) => a.danger);
+  return (
+    <Menu position="bottom-end" withinPortal shadow="md">
+      <Menu.Target>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={disabled}
+          aria-label={label}
+          rightSection={<span aria-hidden="true">▾</span>}
+          data-testid={menuTestId}
+        >
+          {t('bots.row.actions')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {plain.map((a) => (
+          <Menu.Item key={a.name} onClick={a.onClick} disabled={a.disabled} data-testid={a.testId}>
+            {a.label}
+          </Menu.Item>
+        ))}
+        {plain.length > 0 && danger.length > 0 && <Menu.Divider />}
+        {danger.map((a) => (
+          <Menu.Item
+            key={a.name}
+            color="red"
+            onClick={a.onClick}
+            disabled={a.disabled}
+            data-testid={a.testId}
+          >
+            {a.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/**
+ * The row's dialogs ('Trading history', 'Pending Orders', …) and 'Detener' in its actions menu
+ * (`<prefix>-actions-btn`); each item keeps its old button's id (`<prefix>-<name>-btn`).
+ */
 export function BotActions({
   screen,
+  symbol,
   actions,
   optimistic,
   onStop,
 }: {
   screen: BotScreen;
+  symbol: string;
   actions: readonly { name: string; label: string; onClick: () => void }[];
   optimistic: boolean | undefined;
   onStop: () => void;
 }) {
   const { t } = useTranslation();
   return (
-    <Group gap="xs">
-      {actions.map(({ name, label, onClick }) => (
-        <Button
-          key={name}
-          size="xs"
-          variant="light"
-          onClick={onClick}
-          disabled={optimistic}
-          data-testid={tid(screen.ids, `${name}-btn`)}
-        >
-          {label}
-        </Button>
-      ))}
-      <Button
-        size="xs"
-        color="red"
-        onClick={onStop}
+    <Group gap="xs" justify="flex-end">
+      <RowActionsMenu
+        menuTestId={tid(screen.ids, 'actions-btn')}
+        label={t('bots.row.actionsFor', { symbol })}
         disabled={optimistic}
-        data-testid={tid(screen.ids, 'stop-btn')}
-      >
-        {t('bots.row.stop')}
-      </Button>
+        actions={[
+          ...actions.map((a) => ({ ...a, testId: tid(screen.ids, `${a.name}-btn`) })),
+          {
+            name: 'stop',
+            label: t('bots.row.stop'),
+            onClick: onStop,
+            danger: true,
+            testId: tid(screen.ids, 'stop-btn'),
+          },
+        ]}
+      />
     </Group>
   );
 }

@@ -2,6 +2,8 @@ import { Anchor, Button, Container, Group, Paper, SimpleGrid, Stack, Text, Title
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { fmtMoney, type RealisedSummary } from './figures';
+import { pnlColor } from './format';
 import { Pager } from './Pager';
 import type { BotScreen } from './screen';
 import { pulseCss } from './StartForm';
@@ -152,41 +154,91 @@ export function ActiveBotsList({
   );
 }
 
-/** Total PnL, the number of active bots, the closed bots' history and the global links. */
+/**
+ * The realised profit of the stopped bots by the day they stopped: today, the last 7 days, all
+ * (issue 40 pt 3: the page's "Total PnL" counts the running bots only, and dropped to 0.00 when the
+ * last bot stopped). `null` while it loads: the line keeps its place with dashes.
+ */
+export function RealisedLine({
+  testPrefix,
+  realised,
+  quote = 'USDT',
+}: {
+  testPrefix: string;
+  realised: RealisedSummary | null;
+  quote?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language || 'en';
+  const part = (key: 'today' | 'week' | 'all') => {
+    const v = realised?.[key];
+    return (
+      <Text
+        size="sm"
+        span
+        c={v === undefined ? 'dimmed' : pnlColor(v)}
+        data-testid={`${testPrefix}-realised-${key}`}
+        data-value={v ?? ''}
+      >
+        {t(`bots.footer.${key}`, { pnl: v === undefined ? '—' : fmtMoney(v, locale), quote })}
+      </Text>
+    );
+  };
+  return (
+    <Group gap="sm" data-testid={`${testPrefix}-realised`}>
+      <Text size="sm" fw={600} span>
+        {t('bots.footer.realised')}
+      </Text>
+      {part('today')}
+      {part('week')}
+      {part('all')}
+    </Group>
+  );
+}
+
+/**
+ * Total PnL (the running bots), the number of active bots, the stopped bots' realised profit (today,
+ * 7 days, all), the closed bots' history and the global links.
+ */
 export function BotsFooter({
   screen,
   totalPnl,
   activeCount,
+  realised,
   onHistory,
 }: {
   screen: BotScreen;
   totalPnl: number;
   activeCount: number;
+  realised?: RealisedSummary | null;
   onHistory: () => void;
 }) {
   const { t } = useTranslation();
   const { ids } = screen;
   return (
     <Paper withBorder p="sm" mt="lg">
-      <Group justify="space-between">
-        <Group>
-          <Text fw={600} c={totalPnl >= 0 ? 'green' : 'red'} data-testid={tid(ids, 'total-pnl')}>
-            {t('bots.footer.totalPnl', { pnl: totalPnl.toFixed(2) })}
-          </Text>
-          <Text data-testid={tid(ids, 'active-count')}>{t('bots.footer.active', { n: activeCount })}</Text>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Group>
+            <Text fw={600} c={totalPnl >= 0 ? 'green' : 'red'} data-testid={tid(ids, 'total-pnl')}>
+              {t('bots.footer.totalPnl', { pnl: totalPnl.toFixed(2) })}
+            </Text>
+            <Text data-testid={tid(ids, 'active-count')}>{t('bots.footer.active', { n: activeCount })}</Text>
+          </Group>
+          <Group>
+            <Button variant="default" size="xs" onClick={onHistory} data-testid={tid(ids, 'closed-btn')}>
+              {t('bots.footer.history')}
+            </Button>
+            <Anchor component={Link} to="/GlobalPendingOrders">
+              {t('bots.footer.globalPending')}
+            </Anchor>
+            <Anchor component={Link} to="/historial-global">
+              {t('bots.footer.globalHistory')}
+            </Anchor>
+          </Group>
         </Group>
-        <Group>
-          <Button variant="default" size="xs" onClick={onHistory} data-testid={tid(ids, 'closed-btn')}>
-            {t('bots.footer.history')}
-          </Button>
-          <Anchor component={Link} to="/GlobalPendingOrders">
-            {t('bots.footer.globalPending')}
-          </Anchor>
-          <Anchor component={Link} to="/historial-global">
-            {t('bots.footer.globalHistory')}
-          </Anchor>
-        </Group>
-      </Group>
+        {realised !== undefined && <RealisedLine testPrefix={ids.prefix} realised={realised} />}
+      </Stack>
     </Paper>
   );
 }

@@ -6,10 +6,12 @@ import type { BotEventView, DcaTradeView, PendingOrderView } from '@bytx/contrac
 import { api, errorMessage } from '../api/client';
 import { useSession, userIdOf } from '../session/session';
 import type { BotIdentity, ClosedBotRow, StopMode } from './api';
+import { eventSentence } from './eventText';
 import { fmt, fmtDate, pnlColor } from './format';
 import { Pager } from './Pager';
 import { PendingActionDialogs, PendingRowActions, type PendingActionRequest } from './PendingActions';
 import type { BotScreen } from './screen';
+import { useConfirm } from '../ui/ConfirmDialog';
 import { bodyOnlyTid, dialogTid, tid } from './testIds';
 
 export type ProgressPhase = 'loading' | 'success' | 'error';
@@ -219,9 +221,10 @@ export function TradeHistoryDialog({
   });
   const historyUser = userIdOf(useSession().user);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
   /** Deletes (hides) one trade after the spec's confirm (§5), then reloads the page. */
   const removeTrade = async (id: number) => {
-    if (!window.confirm(t('bots.history.confirmDelete'))) return;
+    if (!(await confirm(t('bots.history.confirmDelete'), { danger: true }))) return;
     setDeleteError(null);
     try {
       await api(`/api/dca/history/${id}`, { method: 'DELETE', query: { user_id: historyUser } });
@@ -242,6 +245,7 @@ export function TradeHistoryDialog({
       <Text size="sm" c="dimmed">
         {t('bots.history.note')}
       </Text>
+      {confirmDialog}
       {q.isLoading && <Loader size="sm" />}
       {q.isError && (
         <Alert color="red">
@@ -461,8 +465,9 @@ export function ClosedBotsDialog({
 }
 
 /**
- * The bot's event log, titled and each code rendered in the user's language from the screen's own
- * catalog (`<ns>.events.title`, `<ns>.events.codes`); unknown codes raw.
+ * The bot's event log ("Why no order?"), titled from the screen's own catalog (`<ns>.events.title`),
+ * each event a sentence in the user's language with its figures formatted (eventText.ts: the screen's
+ * `<ns>.events.codes`, then the shared `bots.events.codes`, else a generic readable line; never JSON).
  */
 export function EventsDialog({
   screen,
@@ -482,11 +487,6 @@ export function EventsDialog({
     queryFn: () => load(bot!),
     enabled: bot !== null,
   });
-  const render = (code: string, params: Record<string, unknown>) => {
-    const key = `${screen.ns}.events.codes.${code}`;
-    const vals = Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, String(v)]));
-    return i18n.exists(key) ? t(key, vals) : `${code} ${JSON.stringify(params ?? {})}`;
-  };
   return (
     <DialogShell
       screen={screen}
@@ -510,7 +510,9 @@ export function EventsDialog({
                   {t(`bots.events.levels.${e.level}`)}
                 </Badge>
               </Table.Td>
-              <Table.Td>{render(e.code, e.params)}</Table.Td>
+              <Table.Td data-testid={tid(ids, 'event-text')}>
+                {eventSentence(t, i18n, [screen.ns], e.code, e.params)}
+              </Table.Td>
             </Table.Tr>
           ))}
         </RowsTable>

@@ -1,11 +1,13 @@
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../api/client';
-import type { BotIdentity, StopMode } from './api';
+import type { BotIdentity, ClosedBotRow, StopMode } from './api';
+import { realisedSummary, type RealisedSummary } from './figures';
 import type { ProgressPhase } from './dialogs';
 import { commaToDot } from './format';
+import { botServerText } from './serverText';
 import type { BotScreen } from './screen';
 
 /** How often what was edited (and its window is over) is sent, and the rows re-polled (spec part 2 §9). */
@@ -218,12 +220,18 @@ export function useStartFlow<B extends BotIdentity>(screen: BotScreen) {
     try {
       await start();
       setPhase('success');
+      notifications.show({
+        color: 'green',
+        message: t('bots.toasts.started', { symbol: opt.symbol, exchange: opt.exchange }),
+      });
       await qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
       setOptimistic(null);
     } catch (err) {
       setOptimistic(null);
       setPhase('error');
-      setDetail(t('bots.errors.start', { message: errorMessage(err, 'Error') }));
+      const detail = t('bots.errors.start', { message: botServerText(t, errorMessage(err, 'Error')) });
+      setDetail(detail);
+      notifications.show({ color: 'red', message: detail });
     }
     later(() => setPhase(null), 2_000);
   };
@@ -263,21 +271,26 @@ export function useStopFlow<B extends BotIdentity>(
       const r = await stop(b, mode);
       if (!r.success) throw new Error(r.error ?? r.message ?? t('bots.errors.stopUnknown'));
       setPhase('success');
+      notifications.show({
+        color: 'green',
+        message: t('bots.toasts.stopped', { symbol: b.symbol, exchange: b.exchange }),
+      });
       later(() => {
         onStopped?.(b);
         void qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
       }, 2_000);
     } catch (err) {
       setPhase('error');
-      setDetail(
+      const detail =
         err instanceof TypeError
           ? t('bots.errors.stopNetwork')
           : // A 5xx carries no reason the user can act on (the server never sends internals):
             // the spec's plain '❌ Error al detener el bot.'.
             err instanceof ApiError && err.status >= 500
             ? t('bots.errors.stopPlain')
-            : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) }),
-      );
+            : t('bots.errors.stop', { message: errorMessage(err, t('bots.errors.stopUnknown')) });
+      setDetail(detail);
+      notifications.show({ color: 'red', message: detail });
     }
     later(() => setPhase(null), 2_000);
   };
@@ -290,4 +303,78 @@ export function useStopFlow<B extends BotIdentity>(
     detail,
     closeProgress: () => setPhase(null),
   };
+}
+
+/**
+ * The present, re-read every `ms` (a minute by default): the rows' runtimes ('3 d 4 h') move without a
+ * timer per row, and a screen re-renders once a minute for it, not every second.
+ */
+export function useNow(ms = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+/**
+ * A toast for each fill the polled list shows (issue 40 pt 3): `fillOf(before, now)` compares a bot's
+ * two polls and answers the toast's text when something filled between them (a lot opened or closed, a
+ * round or a trip completed), else null. The first answer only sets what later ones compare with; a
+ * bot seen for the first time toasts nothing.
+ */
+export function useFillToasts<T>(
+  items: readonly T[] | undefined,
+  keyOf: (item: T) => string,
+  fillOf: (before: T, now: T) => string | null,
+) {
+  const seen = useRef<Map<string, T> | null>(null);
+  const fns = useRef({ keyOf, fillOf });
+  fns.current = { keyOf, fillOf };
+  useEffect(() => {
+    if (!items) return;
+    const { keyOf: key, fillOf: fill } = fns.current;
+    const before = seen.current;
+    const next = new Map<string, T>();
+    for (const item of items) {
+      const k = key(item);
+      next.set(k, item);
+      const prev = before?.get(k);
+      const message = prev === undefined || prev === item ? null : fill(prev, item);
+      if (message) notifications.show({ color: 'teal', message, autoClose: 6_000 });
+    }
+    seen.current = next;
+  }, [items]);
+}
+
+/**
+ * The stopped bots' realised profit for a screen's footer (today, 7 days, all), from the closed bots'
+ * history the footer's 'Trading history' dialog reads too (same query, GET /api/historial). It loads
+ * once the active bots have (`enabled`), and again when the number of active bots falls (a bot stopped).
+ */
+export function useClosedRealised(
+  screen: BotScreen,
+  load: () => Promise<{ historial: ClosedBotRow[] }>,
+  activeCount: number,
+  enabled: boolean,
+): RealisedSummary | null {
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: [screen.scope, 'closed'], queryFn: load, enabled });
+  const before = useRef(activeCount);
+  useEffect(() => {
+    if (activeCount < before.current) void qc.invalidateQueries({ queryKey: [screen.scope, 'closed'] });
+    before.current = activeCount;
+  }, [activeCount, qc, screen.scope]);
+  const now = useNow();
+  return useMemo(
+    () =>
+      q.data
+        ? realisedSummary(
+            q.data.historial.map((b) => ({ at: b.datetime_cierre, pnl: b.pnl })),
+            now,
+          )
+        : null,
+    [q.data, now],
+  );
 }

@@ -1,8 +1,9 @@
-import { Badge, Button, Code, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
+import { eventSentence, humanize } from '../../../shared/bots/eventText';
 import { fmtDate } from '../../../shared/bots/format';
 import { ARBITRAGE_POLL_MS, arbitrageApi } from '../api/arbitrage';
 
@@ -10,10 +11,11 @@ const LEVEL_COLOR = { info: 'blue', warn: 'orange', error: 'red' } as const;
 
 /**
  * The bot's event log (inventory prepared, opportunities, round trips, failed legs and unwinds, waiting
- * for inventory), newest first; loaded and polled every 5 s only while shown.
+ * for inventory), newest first, each event a sentence in the user's language (shared/bots/eventText.ts);
+ * loaded and polled every 5 s only while shown.
  */
 export function ArbitrageEvents({ userId }: { userId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const log = useQuery({
     queryKey: ['arbitrage', 'log', userId],
@@ -55,11 +57,11 @@ export function ArbitrageEvents({ userId }: { userId: string }) {
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmtDate(e.ts)}</Table.Td>
                       <Table.Td>
                         <Badge size="xs" color={LEVEL_COLOR[e.level] ?? 'gray'}>
-                          {t(`arbitrage.events.types.${e.type}`, { defaultValue: e.type })}
+                          {t(`arbitrage.events.types.${e.type}`, { defaultValue: humanize(e.type) })}
                         </Badge>
                       </Table.Td>
-                      <Table.Td>
-                        <Code style={{ wordBreak: 'break-all' }}>{JSON.stringify(e.data)}</Code>
+                      <Table.Td data-testid="arb-event-text">
+                        {eventSentence(t, i18n, ['arbitrage'], e.type, e.data)}
                       </Table.Td>
                     </Table.Tr>
                   ))}

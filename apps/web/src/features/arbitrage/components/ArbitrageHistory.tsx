@@ -1,6 +1,10 @@
-import { Alert, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RealisedLine } from '../../../shared/bots/BotScreen';
+import { realisedSummary } from '../../../shared/bots/figures';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
+import { useNow } from '../../../shared/bots/hooks';
 import type { ArbitrageHistoryRow } from '../api/arbitrage';
 
 /**
@@ -16,11 +20,27 @@ export function ArbitrageHistory({
   error: string | null;
 }) {
   const { t } = useTranslation();
+  const now = useNow();
+  // Every trip and unwind of the user's arbitrage bots, stopped ones included: the profit stays
+  // when the bot stops (issue 40 pt 3).
+  const realised = useMemo(
+    () =>
+      rows
+        ? realisedSummary(
+            rows.map((r) => ({ at: r.timestamp, pnl: r.ganancia })),
+            now,
+          )
+        : null,
+    [rows, now],
+  );
   return (
     <Paper withBorder p="md" data-testid="arb-history">
       <Title order={4} mb="sm">
         {t('arbitrage.history.title')}
       </Title>
+      <Stack mb="sm">
+        <RealisedLine testPrefix="arb" realised={realised} />
+      </Stack>
       {error && (
         <Alert color="red" mb="sm" data-testid="arb-history-error">
           {t('arbitrage.history.failed', { message: error })}

@@ -1,6 +1,8 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { BotFiguresLine } from '../../../shared/bots/BotRowParts';
 import { exchangeName, fmt, pnlColor } from '../../../shared/bots/format';
+import { useNow } from '../../../shared/bots/hooks';
 import {
   ARBITRAGE_EXCHANGES,
   currenciesOf,
@@ -16,10 +18,12 @@ const VERDICT_COLOR = { trade: 'green', below: 'gray', thin: 'yellow', unknown: 
 /**
  * What the running bot sees: the best bid and ask of both books, the executable spread of each
  * direction against both taker fees plus the safety margin (so a user sees why it trades or not), the
- * cumulative profit, the inventory on each exchange and why it waits, if it does.
+ * cumulative profit (and as a percentage of the amount, with the bot's runtime), the inventory on each
+ * exchange and why it waits, if it does.
  */
 export function ArbitrageLive({ bot }: { bot: ArbitrageBotView | null }) {
   const { t } = useTranslation();
+  const now = useNow();
   if (!bot) {
     return (
       <Paper withBorder p="md" data-testid="arb-live">
@@ -126,6 +130,13 @@ export function ArbitrageLive({ bot }: { bot: ArbitrageBotView | null }) {
           <Text size="sm" c="dimmed">
             {t('arbitrage.live.trips')}: <span data-testid="arb-trips">{bot.trips}</span>
           </Text>
+          <BotFiguresLine
+            testPrefix="arb-bot"
+            pnl={bot.pnl}
+            capital={bot.monto_usdt}
+            startedAt={bot.started_at}
+            now={now}
+          />
         </Stack>
         <Stack gap={2} data-testid="arb-inventory">
           <Text size="sm" c="dimmed">

@@ -1,10 +1,11 @@
 import { Container, Grid, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../shared/api/client';
 import { BotNav, NoSession } from '../../../shared/bots/BotScreen';
+import { useFillToasts } from '../../../shared/bots/hooks';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import {
   ARBITRAGE_POLL_MS,
@@ -52,6 +53,17 @@ export function ArbitragePage() {
     enabled: !!user,
     refetchInterval: ARBITRAGE_POLL_MS,
   });
+
+  // A fill toast when a poll shows a round trip completed.
+  const polledBot = useMemo(() => (status.data?.bot ? [status.data.bot] : undefined), [status.data]);
+  useFillToasts(
+    polledBot,
+    (b) => b.id,
+    (before, now) =>
+      now.trips > before.trips
+        ? t('bots.toasts.tripDone', { symbol: now.symbol, pnl: (now.pnl - before.pnl).toFixed(4) })
+        : null,
+  );
 
   const fail = (msg: string) => {
     setError(msg);

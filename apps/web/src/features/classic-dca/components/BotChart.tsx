@@ -4,11 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { dashboardApi } from '../api/dashboard';
 
 const W = 420;
-const H = 130;
-const PAD_L = 4;
+const H = 150;
+/** Room on the left for the price axis' labels ("98,010.00" at font size 9). */
+const PAD_L = 52;
 /** Room on the right for the level labels ("Next OS 98,010.00" fits at font size 9). */
 const PAD_R = 96;
-const PAD_Y = 8;
+const PAD_TOP = 8;
+/** Room at the bottom for the time axis' labels. */
+const PAD_BOTTOM = 20;
+const AXIS = '#868e96';
+/** The price axis' ticks (besides the levels' own labels on the right). */
+const PRICE_TICKS = 4;
+/** The time axis' ticks: first, middle and last close. */
+const TIME_TICKS = 3;
 
 const fmtPrice = (n: number) => {
   const abs = Math.abs(n);
@@ -24,7 +32,8 @@ interface Level {
 
 /**
  * A bot's price line (last ~60 one-minute closes) with its average entry, take-profit price and next
- * safety level as labelled horizontal lines. Inline SVG, described for screen readers by its label.
+ * safety level as labelled horizontal lines, a price axis on the left and a time axis under it (issue
+ * 40 pt 3). Inline SVG (no chart library on this page), described for screen readers by its label.
  */
 export function BotChart({
   exchange,
@@ -43,15 +52,20 @@ export function BotChart({
   price: number | null;
   paused: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const q = useQuery({
     queryKey: ['dashboard', 'candles', exchange, symbol],
     queryFn: () => dashboardApi.candles(exchange, symbol),
     refetchInterval: paused ? false : 10_000,
     retry: false,
   });
-  const closes = (q.data?.candles ?? []).map((c) => c[4]).filter((n) => Number.isFinite(n));
-  if (closes.length === 0 && price !== null) closes.push(price);
+  const candles = (q.data?.candles ?? []).filter((c) => Number.isFinite(c[4]) && Number.isFinite(c[0]));
+  const closes = candles.map((c) => c[4]);
+  const times = candles.map((c) => c[0]);
+  if (closes.length === 0 && price !== null) {
+    closes.push(price);
+    times.push(Date.now());
+  }
   const last = price ?? closes[closes.length - 1] ?? null;
 
   const levels: Level[] = [];
@@ -90,10 +104,27 @@ export function BotChart({
     lo -= pad;
     hi += pad;
   }
-  const y = (v: number) => PAD_Y + ((hi - v) / (hi - lo)) * (H - 2 * PAD_Y);
+  const plotH = H - PAD_TOP - PAD_BOTTOM;
+  const y = (v: number) => PAD_TOP + ((hi - v) / (hi - lo)) * plotH;
   const plotW = W - PAD_L - PAD_R;
   const x = (i: number) => PAD_L + (closes.length <= 1 ? plotW : (i / (closes.length - 1)) * plotW);
   const path = closes.map((c, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(' ');
+  // The axes: prices evenly spread from the lowest to the highest shown, times of the first, middle
+  // and last close (HH:MM in the user's locale).
+  const priceTicks = Array.from({ length: PRICE_TICKS }, (_, i) => lo + ((hi - lo) * i) / (PRICE_TICKS - 1));
+  const timeIdx =
+    closes.length <= 1
+      ? [0]
+      : [
+          ...new Set(
+            Array.from({ length: TIME_TICKS }, (_, i) =>
+              Math.round(((closes.length - 1) * i) / (TIME_TICKS - 1)),
+            ),
+          ),
+        ];
+  const locale = i18n.language || 'en';
+  const timeText = (ms: number) =>
+    new Date(ms).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
 
   return (
     <svg
@@ -106,6 +137,52 @@ export function BotChart({
     >
       <title>{label}</title>
       <rect x={0} y={0} width={W} height={H} fill="none" stroke="#dee2e6" />
+      <g data-testid="dash-chart-price-axis" aria-hidden="true">
+        <line x1={PAD_L} x2={PAD_L} y1={PAD_TOP} y2={PAD_TOP + plotH} stroke={AXIS} strokeWidth={1} />
+        {priceTicks.map((v) => (
+          <g key={v}>
+            <line x1={PAD_L - 3} x2={PAD_L} y1={y(v)} y2={y(v)} stroke={AXIS} />
+            <line x1={PAD_L} x2={W - PAD_R} y1={y(v)} y2={y(v)} stroke="#e9ecef" strokeWidth={0.5} />
+            <text
+              x={PAD_L - 5}
+              y={y(v) + 3}
+              fontSize={9}
+              fill={AXIS}
+              textAnchor="end"
+              data-testid="dash-chart-price-tick"
+            >
+              {fmtPrice(v)}
+            </text>
+          </g>
+        ))}
+      </g>
+      <g data-testid="dash-chart-time-axis" aria-hidden="true">
+        <line
+          x1={PAD_L}
+          x2={W - PAD_R}
+          y1={PAD_TOP + plotH}
+          y2={PAD_TOP + plotH}
+          stroke={AXIS}
+          strokeWidth={1}
+        />
+        {timeIdx.map((i) => (
+          <g key={i}>
+            <line x1={x(i)} x2={x(i)} y1={PAD_TOP + plotH} y2={PAD_TOP + plotH + 3} stroke={AXIS} />
+            <text
+              x={x(i)}
+              y={H - 5}
+              fontSize={9}
+              fill={AXIS}
+              textAnchor={
+                timeIdx.length > 1 && i === 0 ? 'start' : i === closes.length - 1 ? 'end' : 'middle'
+              }
+              data-testid="dash-chart-time-tick"
+            >
+              {times[i] === undefined ? '' : timeText(times[i])}
+            </text>
+          </g>
+        ))}
+      </g>
       {levels.map((l) => (
         <g key={l.key} data-testid={`dash-chart-${l.key}`}>
           <line

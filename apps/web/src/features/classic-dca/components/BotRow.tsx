@@ -12,7 +12,8 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TP_VNC_OPTIONS, type ClassicBotView } from '@bytx/contract';
-import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import { BotActions, BotFiguresLine, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import { dcaCapital } from '../../../shared/bots/figures';
 import { fmt } from '../../../shared/bots/format';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { formatTtr } from '../api/dashboard';
@@ -43,6 +44,7 @@ export function BotRow({
   figures,
   edit,
   now,
+  clock,
   r,
   rOs,
   tpVnc,
@@ -61,6 +63,8 @@ export function BotRow({
   figures: BotFigures;
   edit: SlTpEdit;
   now: number;
+  /** The list's minute clock, for the runtime. */
+  clock: number;
   r: boolean;
   rOs: boolean;
   tpVnc: number;
@@ -120,6 +124,13 @@ export function BotRow({
         </Tooltip>
       }
     >
+      <BotFiguresLine
+        testPrefix="dash-bot"
+        pnl={figures.pnl}
+        capital={dcaCapital(bot.monto, bot.os)}
+        startedAt={bot.started_at}
+        now={clock}
+      />
       <SimpleGrid cols={4} spacing={4}>
         <Text size="xs">
           {t('classic-dca.bots.dca')}:{' '}
@@ -222,6 +233,7 @@ export function BotRow({
       </Group>
       <BotActions
         screen={DASH_SCREEN}
+        symbol={bot.symbol}
         optimistic={optimistic}
         onStop={onStop}
         actions={[

@@ -350,7 +350,9 @@ describe('DashboardPage (classic DCA)', () => {
     });
     const row = await screen.findByTestId('dash-bot-row');
     expect(within(row).getByTestId<HTMLInputElement>('dash-r-switch').checked).toBe(true);
-    await userEvent.click(within(row).getByTestId('dash-stop-btn'));
+    // Stop is in the row's actions menu.
+    await userEvent.click(within(row).getByTestId('dash-actions-btn'));
+    await userEvent.click(await screen.findByTestId('dash-stop-btn'));
     await userEvent.click(await screen.findByTestId('dash-stop-cancel-only'));
     expect(within(row).getByTestId<HTMLInputElement>('dash-r-switch').checked).toBe(false);
     expect(within(row).getByTestId<HTMLInputElement>('dash-ros-switch').checked).toBe(false);
@@ -368,14 +370,16 @@ describe('DashboardPage (classic DCA)', () => {
         '/api/stop_bot': () => json({ success: false, error: 'nope' }, 400),
       }),
     });
+    await userEvent.click(await screen.findByTestId('dash-actions-btn'));
     await userEvent.click(await screen.findByTestId('dash-stop-btn'));
     await userEvent.click(await screen.findByTestId('dash-stop-close-market'));
     expect(await screen.findByText('Failed to stop the Bot')).toBeTruthy();
-    expect(screen.getByText('❌ Error stopping bot: nope')).toBeTruthy();
+    // In the progress modal and in its toast.
+    expect(screen.getAllByText('❌ Error stopping bot: nope').length).toBeGreaterThan(0);
     expect(bodiesOf(fetchMock, '/api/stop_bot')[0]?.mode).toBe('close_market');
   });
 
-  it('renders the event log in both languages, unknown codes raw', async () => {
+  it('renders the event log in both languages, unknown codes as a readable line', async () => {
     const events = [
       {
         id: 1,
@@ -399,13 +403,16 @@ describe('DashboardPage (classic DCA)', () => {
         [`/api/bots/${bot.id}/events`]: () => json({ success: true, events }),
       }),
     });
+    await userEvent.click(await screen.findByTestId('dash-actions-btn'));
     await userEvent.click(await screen.findByTestId('dash-events-btn'));
     const rows = await screen.findAllByTestId('dash-event-row');
     expect(rows[0]!.textContent).toContain(
       'Waiting for the trend: the last close 100 is not above the 70-period average 101.',
     );
     expect(rows[1]!.textContent).toContain('3 of 70 one-minute candles');
-    expect(rows[2]!.textContent).toContain('mystery {"a":1}');
+    // A code no catalog names: a readable line, never JSON.
+    expect(rows[2]!.textContent).toContain('Mystery: a 1');
+    expect(rows[2]!.textContent).not.toContain('{');
     expect(requestedPaths()).toContain(`/api/bots/${bot.id}/events`);
     const url = fetchMock.mock.calls
       .map(([input]) => new URL(String(input instanceof Request ? input.url : input)))
@@ -469,6 +476,8 @@ describe('DashboardPage (classic DCA)', () => {
     await act(() => vi.advanceTimersByTimeAsync(5_500));
     const bots0 = callsTo(requestedPaths, '/api/bots_activos');
     expect(bots0).toBeGreaterThanOrEqual(2); // polled every 5 s
+    fireEvent.click(screen.getByTestId('dash-actions-btn'));
+    await act(() => vi.advanceTimersByTimeAsync(50));
     fireEvent.click(screen.getByTestId('dash-history-btn'));
     await screen.findByTestId('dash-history-dialog');
     const before = [

@@ -10,7 +10,10 @@ import { ActiveBotsList, BotScreenFrame, BotsFooter, NoSession } from '../../../
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
 import {
   RESEND_MS,
+  useClosedRealised,
   useDebouncedSlTp,
+  useFillToasts,
+  useNow,
   usePagedList,
   usePolling,
   useStartFlow,
@@ -123,6 +126,25 @@ export function DashboardPage() {
     [serverBots, removed, startFlow.optimistic],
   );
   const paged = usePagedList(bots, BOTS_PER_PAGE);
+  const clock = useNow();
+  const realised = useClosedRealised(
+    SCREEN,
+    dashboardApi.closedBots,
+    serverBots.filter((b) => !removed.has(b.id)).length,
+    !!user && botsQ.isSuccess,
+  );
+  // A fill toast when a poll shows the base order, a safety order or the cycle's take profit filled.
+  useFillToasts(
+    botsQ.data?.bots,
+    (b) => b.id,
+    (before, now) => {
+      const at = { symbol: now.symbol, exchange: now.exchange };
+      if (now.cycles > before.cycles) return t('bots.toasts.cycleClosed', at);
+      if (now.safety_filled > before.safety_filled) return t('bots.toasts.safetyFilled', at);
+      if (now.position_qty > 0 && before.position_qty <= 0) return t('bots.toasts.buyFilled', at);
+      return null;
+    },
+  );
 
   const figuresOf = (b: ClassicBotView): BotFigures => {
     const same = (x: { exchange: string; symbol: string }) =>
@@ -374,6 +396,7 @@ export function DashboardPage() {
               figures={figuresOf(b)}
               edit={slTp.editOf(b)}
               now={slTp.now}
+              clock={clock}
               r={flagOf(b, 'r')}
               rOs={flagOf(b, 'r_os')}
               tpVnc={tpVncOf(b)}
@@ -396,6 +419,7 @@ export function DashboardPage() {
           screen={SCREEN}
           totalPnl={totalPnl}
           activeCount={activeCount}
+          realised={realised}
           onHistory={() => dialogs.setClosed(true)}
         />
       }

@@ -1,7 +1,8 @@
 import { Box, Button, Group, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
-import { BotActions, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import { BotActions, BotFiguresLine, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
+import { dcaCapital } from '../../../shared/bots/figures';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
 import { LazyTooltip } from '../../../shared/ui/LazyTooltip';
@@ -12,6 +13,7 @@ export function ActiveBotRow({
   price,
   edit,
   now,
+  clock,
   optimistic,
   onEdit,
   onUpdate,
@@ -26,6 +28,8 @@ export function ActiveBotRow({
   price: number | null;
   edit: SlTpEdit;
   now: number;
+  /** The list's minute clock, for the runtime. */
+  clock: number;
   optimistic?: boolean;
   onEdit: (field: SlTpField, value: string) => void;
   /** Update: send the SL / TP+ edits now. */
@@ -57,12 +61,16 @@ export function ActiveBotRow({
         </LazyTooltip>
       }
     >
-      <Group gap="md">
+      <Group gap="md" justify="space-between" wrap="wrap">
+        <BotFiguresLine
+          testPrefix="dca-bot"
+          pnl={bot.pnl}
+          capital={dcaCapital(bot.monto, bot.os)}
+          startedAt={bot.started_at}
+          now={clock}
+        />
         <Text size="xs" c="dimmed" data-testid="dca-bot-lots">
           {t('grid-dca.bots.lots', { lots: bot.open_lots, buys: bot.waiting_buys })}
-        </Text>
-        <Text size="xs" c={bot.pnl >= 0 ? 'green' : 'red'}>
-          {t('bots.row.pnl')}: {bot.pnl.toFixed(4)} USDT
         </Text>
       </Group>
       <Group gap="xs" align="flex-end">
@@ -96,6 +104,7 @@ export function ActiveBotRow({
       </Group>
       <BotActions
         screen={DCA_SCREEN}
+        symbol={bot.symbol}
         optimistic={optimistic}
         onStop={onStop}
         actions={[

@@ -16,7 +16,10 @@ import {
 import { BotDialogs, botDialogOpen, useBotDialogs } from '../../../shared/bots/BotDialogs';
 import { LeverageDialog } from '../../../shared/bots/LeverageDialog';
 import {
+  useClosedRealised,
   useDebouncedSlTp,
+  useFillToasts,
+  useNow,
   usePagedList,
   usePolling,
   useStartFlow,
@@ -33,6 +36,7 @@ import {
 } from '../../../shared/bots/StartForm';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { useAfterFirstPaint } from '../../../shared/ui/afterFirstPaint';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
 import { DCA_SCREEN as SCREEN } from './screen';
@@ -99,6 +103,24 @@ function BotDcaScreen() {
     [botsQ.data, startFlow.optimistic],
   );
   const paged = usePagedList(bots, BOTS_PER_PAGE);
+  const clock = useNow();
+  const activeCount = botsQ.data?.bots.length ?? 0;
+  const realised = useClosedRealised(SCREEN, dcaApi.closedBots, activeCount, botsQ.isSuccess);
+  // A fill toast when a poll shows a lot opened (a ladder buy filled) or closed (its take profit).
+  useFillToasts(
+    botsQ.data?.bots,
+    (b) => b.id,
+    (before, now) =>
+      now.open_lots > before.open_lots
+        ? t('bots.toasts.buyFilled', { symbol: now.symbol, exchange: now.exchange })
+        : now.open_lots < before.open_lots && now.pnl !== before.pnl
+          ? t('bots.toasts.tpFilled', {
+              symbol: now.symbol,
+              exchange: now.exchange,
+              pnl: (now.pnl - before.pnl).toFixed(2),
+            })
+          : null,
+  );
   const priceOf = (b: DcaBotView) =>
     pricesQ.data?.find((p) => p.exchange === b.exchange && p.symbol === b.symbol)?.price ?? null;
 
@@ -182,8 +204,10 @@ function BotDcaScreen() {
   };
 
   // --- Grid Bot DCA's own controls: relocate, RA, leverage --------------------------------------------
+  const [confirm, confirmDialog] = useConfirm();
   const relocate = async (b: DcaBotView) => {
-    if (!window.confirm(t('grid-dca.relocate.confirm', { symbol: b.symbol, exchange: b.exchange }))) return;
+    const question = t('grid-dca.relocate.confirm', { symbol: b.symbol, exchange: b.exchange });
+    if (!(await confirm(question, { confirmLabel: t('grid-dca.bots.relocate') }))) return;
     try {
       const r = await dcaApi.relocate(userId, b.exchange, b.symbol);
       if (r.success) notifications.show({ color: 'green', message: t('grid-dca.relocate.success') });
@@ -288,6 +312,7 @@ function BotDcaScreen() {
               price={priceOf(b)}
               edit={slTp.editOf(b)}
               now={slTp.now}
+              clock={clock}
               optimistic={b.id.startsWith('optimistic-')}
               onEdit={(f, v) => slTp.onEdit(b, f, v)}
               onUpdate={() => void updateNow(b)}
@@ -305,11 +330,13 @@ function BotDcaScreen() {
         <BotsFooter
           screen={SCREEN}
           totalPnl={totalPnl}
-          activeCount={botsQ.data?.bots.length ?? 0}
+          activeCount={activeCount}
+          realised={realised}
           onHistory={() => dialogs.setClosed(true)}
         />
       }
     >
+      {confirmDialog}
       <BotDialogs
         screen={SCREEN}
         form={form}

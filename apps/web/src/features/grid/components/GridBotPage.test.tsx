@@ -362,21 +362,25 @@ describe('GridBotPage', () => {
     expect(within(rows[0]!).getByTestId('grid-bot-pnl').textContent).toBe('0.1234 USDT');
     expect(within(rows[1]!).getByTestId('grid-bot-market').textContent).toBe('Perpetual');
     expect(within(rows[1]!).getByTestId('grid-bot-pnl').textContent).toBe('-0.5000 USDT');
+    // Its profit as a percentage of what it commits (amount per level × levels) and its runtime.
     const boxes = within(rows[0]!).getAllByRole<HTMLInputElement>('checkbox');
     expect(boxes.map((b) => b.disabled)).toEqual([true, true]);
 
-    await userEvent.click(within(rows[0]!).getByTestId('grid-bot-stop'));
+    await userEvent.click(within(rows[0]!).getByTestId('grid-bot-actions'));
+    await userEvent.click(await screen.findByTestId('grid-bot-stop'));
     const keep = await screen.findByRole('radio', { name: 'Keep Assets & Close' });
     expect((keep as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Sell All to Market & Close' }).checked).toBe(
       false,
     );
     await userEvent.click(screen.getByTestId('grid-stop-cancel'));
-    await userEvent.click(within(rows[0]!).getByTestId('grid-bot-stop'));
+    await userEvent.click(within(rows[0]!).getByTestId('grid-bot-actions'));
+    await userEvent.click(await screen.findByTestId('grid-bot-stop'));
     await userEvent.click(await screen.findByTestId('grid-stop-confirm'));
     await waitFor(() => expect(stops).toEqual([{ grid_id: 'g1', vender: false }]));
 
-    await userEvent.click(within(rows[1]!).getByTestId('grid-bot-stop'));
+    await userEvent.click(within(rows[1]!).getByTestId('grid-bot-actions'));
+    await userEvent.click(await screen.findByTestId('grid-bot-stop'));
     await userEvent.click(await screen.findByRole('radio', { name: 'Sell All to Market & Close' }));
     await userEvent.click(screen.getByTestId('grid-stop-confirm'));
     await waitFor(() => expect(stops[1]).toEqual({ grid_id: 'g2', vender: true }));

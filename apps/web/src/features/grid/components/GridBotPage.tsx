@@ -7,7 +7,8 @@ import { errorMessage } from '../../../shared/api/client';
 import { BotNav, NoSession } from '../../../shared/bots/BotScreen';
 import { LeverageDialog } from '../../../shared/bots/LeverageDialog';
 import { useSession, userIdOf } from '../../../shared/session/session';
-import { GRID_POLL_MS, gridApi, type GridBotRow } from '../api/grid';
+import { useFillToasts } from '../../../shared/bots/hooks';
+import { GRID_POLL_MS, gridApi, quoteOf, type GridBotRow } from '../api/grid';
 import { GridChartPanel } from './GridChartPanel';
 import { GridDataPanel } from './GridDataPanel';
 import { GridSettings } from './GridSettings';
@@ -40,6 +41,22 @@ export function GridBotPage() {
     enabled: !!user,
     refetchInterval: dialogOpen ? false : GRID_POLL_MS,
   });
+
+  // A fill toast when a poll shows a round completed or an order of the grid filled (its base moved).
+  useFillToasts(
+    active.data?.bots,
+    (b) => b.id,
+    (before, now) =>
+      (now.rounds ?? 0) > (before.rounds ?? 0)
+        ? t('bots.toasts.roundDone', {
+            symbol: now.symbol,
+            pnl: (now.pnl_quote - before.pnl_quote).toFixed(4),
+            quote: now.quote ?? quoteOf(now.symbol),
+          })
+        : now.base_held !== undefined && now.base_held !== before.base_held
+          ? t('bots.toasts.gridFilled', { symbol: now.symbol })
+          : null,
+  );
 
   const openLeverage = () => {
     if (!form.exchange) return form.fail(t('bots.leverage.noExchange'));

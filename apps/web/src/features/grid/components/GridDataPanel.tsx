@@ -1,9 +1,13 @@
-import { Alert, Anchor, Button, Checkbox, Paper, ScrollArea, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Paper, ScrollArea, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
+import { RowActionsMenu } from '../../../shared/bots/BotRowParts';
+import { RealisedLine } from '../../../shared/bots/BotScreen';
+import { fmtPct, profitPct, realisedSummary, runtimeKey, runtimeParts } from '../../../shared/bots/figures';
 import { exchangeName, fmtDate, pnlColor } from '../../../shared/bots/format';
+import { useNow } from '../../../shared/bots/hooks';
 import { gridApi, quoteOf, type GridBotRow } from '../api/grid';
 
 /** PnL in the quote currency, 4 decimals (a grid round on a small amount earns cents). */
@@ -40,8 +44,22 @@ export function GridDataPanel({
       if (!r.ok) throw new Error(r.error ?? 'Error');
       return r.history;
     },
-    enabled: tab === 'history',
+    // Loaded with the page too: the summary under the tabs keeps the stopped grids' profit.
+    enabled: !!userId,
   });
+  const now = useNow();
+  const realised = useMemo(
+    () =>
+      history.data
+        ? realisedSummary(
+            history.data
+              .filter((h) => quoteOf(h.symbol) === 'USDT')
+              .map((h) => ({ at: h.stopped_at, pnl: h.pnl_quote })),
+            now,
+          )
+        : null,
+    [history.data, now],
+  );
   return (
     <Paper withBorder p="md" data-testid="grid-data">
       <Title order={4} mb="sm">
@@ -96,13 +114,16 @@ export function GridDataPanel({
                         </Anchor>
                       </Table.Td>
                       <Table.Td data-testid="grid-bot-market">{marketLabel(b.market_type)}</Table.Td>
-                      <Table.Td
-                        c={pnlColor(b.pnl_quote)}
-                        style={{ whiteSpace: 'nowrap' }}
-                        data-testid="grid-bot-pnl"
-                        data-pnl={b.pnl_quote}
-                      >
-                        {pnlText(b.pnl_quote, b.symbol, b.quote)}
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Text
+                          size="sm"
+                          c={pnlColor(b.pnl_quote)}
+                          data-testid="grid-bot-pnl"
+                          data-pnl={b.pnl_quote}
+                        >
+                          {pnlText(b.pnl_quote, b.symbol, b.quote)}
+                        </Text>
+                        <GridRowFigures bot={b} now={now} />
                       </Table.Td>
                       <Table.Td>
                         <Checkbox readOnly disabled aria-label={t('grid.data.rb')} size="xs" />
@@ -111,14 +132,25 @@ export function GridDataPanel({
                         <Checkbox readOnly disabled aria-label={t('grid.data.rs')} size="xs" />
                       </Table.Td>
                       <Table.Td>
-                        <Button
-                          size="compact-xs"
-                          color="red"
-                          onClick={() => onStop(b)}
-                          data-testid="grid-bot-stop"
-                        >
-                          {t('grid.data.stop')}
-                        </Button>
+                        <RowActionsMenu
+                          menuTestId="grid-bot-actions"
+                          label={t('bots.row.actionsFor', { symbol: b.symbol })}
+                          actions={[
+                            {
+                              name: 'chart',
+                              label: t('grid.data.show'),
+                              onClick: () => onSelect(b),
+                              testId: 'grid-bot-chart',
+                            },
+                            {
+                              name: 'stop',
+                              label: t('grid.data.stop'),
+                              onClick: () => onStop(b),
+                              danger: true,
+                              testId: 'grid-bot-stop',
+                            },
+                          ]}
+                        />
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -174,6 +206,33 @@ export function GridDataPanel({
           )}
         </Tabs.Panel>
       </Tabs>
+      <Stack gap={4} mt="sm">
+        <RealisedLine testPrefix="grid" realised={realised} />
+      </Stack>
     </Paper>
+  );
+}
+
+/** A grid's profit as a percentage of what it commits (amount per level × levels) and its runtime. */
+function GridRowFigures({ bot, now }: { bot: GridBotRow; now: number }) {
+  const { t, i18n } = useTranslation();
+  const capital = (bot.amount_per_level ?? 0) * (bot.levels ?? 0);
+  const pct = profitPct(bot.pnl_quote, capital);
+  const run = runtimeParts(bot.started_at, now);
+  const runtime = run ? runtimeKey(run) : null;
+  return (
+    <Text size="xs" c="dimmed">
+      {pct !== null && (
+        <span data-testid="grid-bot-pct" data-pct={pct}>
+          {fmtPct(pct, i18n.language || 'en')}
+        </span>
+      )}
+      {pct !== null && runtime && ' · '}
+      {runtime && (
+        <span data-testid="grid-bot-runtime">
+          {t('bots.row.runtime', { time: t(runtime.key, runtime.values) })}
+        </span>
+      )}
+    </Text>
   );
 }

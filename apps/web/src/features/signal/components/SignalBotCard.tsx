@@ -3,12 +3,14 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
+import { BotFiguresLine, RowActionsMenu } from '../../../shared/bots/BotRowParts';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
 import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { signalApi, signalTemplate, type SignalBotView } from '../api/signal';
 import { CopyButton } from './CopyButton';
 import { serverText } from './serverText';
 import { SignalLog } from './SignalLog';
+import { WebhookReach } from './WebhookReach';
 
 const HIDDEN = '••••••••••••••••';
 const STATUS_COLOR = { active: 'green', stopped: 'gray', error: 'red' } as const;
@@ -24,10 +26,13 @@ export function SignalBotCard({
   bot,
   initialSecret,
   onStop,
+  now,
 }: {
   bot: SignalBotView;
   initialSecret?: string;
   onStop: (bot: SignalBotView) => void;
+  /** The list's minute clock, for the runtime. */
+  now: number;
 }) {
   const { t, i18n } = useTranslation();
   /** The secret while this page still holds it (after create or rotate), until "I saved it". */
@@ -85,12 +90,45 @@ export function SignalBotCard({
               {t(`signal.bot.statuses.${bot.status}`, { defaultValue: bot.status })}
             </Badge>
           </Group>
-          {active && (
-            <Button size="compact-sm" color="red" onClick={() => onStop(bot)} data-testid="signal-bot-stop">
-              {t('signal.bot.stop')}
-            </Button>
-          )}
+          <RowActionsMenu
+            menuTestId="signal-bot-actions"
+            label={t('bots.row.actionsFor', { symbol: bot.symbol })}
+            actions={[
+              {
+                name: 'log',
+                label: logOpen ? t('signal.log.hide') : t('signal.log.show'),
+                onClick: () => setLogOpen((o) => !o),
+                testId: 'signal-log-toggle',
+              },
+              {
+                name: 'rotate',
+                label: t('signal.messages.rotateSecret'),
+                onClick: () => setConfirmRotate(true),
+                disabled: rotating,
+                testId: 'signal-secret-rotate',
+              },
+              ...(active
+                ? [
+                    {
+                      name: 'stop',
+                      label: t('signal.bot.stop'),
+                      onClick: () => onStop(bot),
+                      danger: true,
+                      testId: 'signal-bot-stop',
+                    },
+                  ]
+                : []),
+            ]}
+          />
         </Group>
+        <BotFiguresLine
+          testPrefix="signal-bot"
+          pnl={bot.pnl_realized + bot.pnl_unrealized}
+          capital={bot.max_position}
+          startedAt={bot.created_at}
+          now={bot.stopped_at ? Date.parse(bot.stopped_at) : now}
+          quote={quote}
+        />
         <Text size="xs" c="dimmed">
           {t('signal.bot.settings', { amount: fmt(bot.amount, 8), max: fmt(bot.max_position, 8), quote })}
           {' · '}
@@ -109,11 +147,12 @@ export function SignalBotCard({
             {t('signal.bot.webhook')}
           </Text>
           <Group gap="xs" wrap="nowrap">
-            <Code style={{ wordBreak: 'break-all' }} data-testid="signal-webhook-url">
+            <Code style={{ wordBreak: 'break-all', flex: 1, minWidth: 0 }} data-testid="signal-webhook-url">
               {bot.webhook_url}
             </Code>
             <CopyButton text={bot.webhook_url} testId="signal-webhook-copy" />
           </Group>
+          <WebhookReach url={bot.webhook_url} />
         </Stack>
 
         <Stack gap={4}>
@@ -139,16 +178,6 @@ export function SignalBotCard({
                 {t('signal.bot.forget')}
               </Button>
             )}
-            <Button
-              size="compact-xs"
-              variant="light"
-              color="orange"
-              loading={rotating}
-              onClick={() => setConfirmRotate(true)}
-              data-testid="signal-secret-rotate"
-            >
-              {t('signal.messages.rotateSecret')}
-            </Button>
           </Group>
           {secret !== null ? (
             <Alert color="yellow" p="xs" data-testid="signal-secret-once">
@@ -173,7 +202,8 @@ export function SignalBotCard({
             </Text>
             <CopyButton text={template} testId="signal-template-copy" />
           </Group>
-          <Code block data-testid="signal-template">
+          {/* Scrolls sideways on a phone: focusable, so the keyboard scrolls it too (WCAG 2.1.1). */}
+          <Code block tabIndex={0} data-testid="signal-template">
             {template}
           </Code>
           <Text size="xs" c="dimmed">
@@ -233,16 +263,6 @@ export function SignalBotCard({
           </Text>
         </Stack>
 
-        <Group>
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            onClick={() => setLogOpen((o) => !o)}
-            data-testid="signal-log-toggle"
-          >
-            {logOpen ? t('signal.log.hide') : t('signal.log.show')}
-          </Button>
-        </Group>
         {logOpen && <SignalLog botId={bot.id} />}
       </Stack>
 

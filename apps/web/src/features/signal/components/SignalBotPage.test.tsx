@@ -270,11 +270,13 @@ describe('SignalBotPage', () => {
     expect(within(card).getByTestId('signal-webhook-copy').textContent).toBe('Copied');
 
     // Rotate: Cancel changes nothing; confirming shows the new secret once and says so.
-    await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
+    await userEvent.click(within(card).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-secret-rotate'));
     expect(await screen.findByText(SIGNAL_MESSAGES.rotateConfirm)).toBeTruthy();
     await userEvent.click(screen.getByTestId('signal-rotate-cancel'));
     expect(rotations).toBe(0);
-    await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
+    await userEvent.click(within(card).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-secret-rotate'));
     await userEvent.click(await screen.findByTestId('signal-rotate-confirm'));
     await waitFor(() => expect(secret.textContent).toBe('NEW-secret'));
     expect(rotations).toBe(1);
@@ -339,7 +341,8 @@ describe('SignalBotPage', () => {
     expect(within(card).getByTestId('signal-secret-password-notice').textContent).toMatch(
       /^Your password was changed on .+, so this bot's webhook secret was replaced/,
     );
-    await userEvent.click(within(card).getByTestId('signal-secret-rotate'));
+    await userEvent.click(within(card).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-secret-rotate'));
     await userEvent.click(await screen.findByTestId('signal-rotate-confirm'));
     const dialog = await screen.findByTestId('reauth-form');
     await userEvent.type(within(dialog).getByTestId('reauth-password'), 'wrong-pass');
@@ -403,7 +406,8 @@ describe('SignalBotPage', () => {
       ),
     });
     const card = await screen.findByTestId('signal-bot');
-    await userEvent.click(within(card).getByTestId('signal-log-toggle'));
+    await userEvent.click(within(card).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-log-toggle'));
     const rows = await within(card).findAllByTestId('signal-log-row');
     expect(rows.map((r) => r.dataset.status)).toEqual(['duplicate', 'rejected', 'skipped', 'accepted']);
     expect(rows.map((r) => within(r).getByTestId('signal-log-status').textContent)).toEqual([
@@ -463,7 +467,12 @@ describe('SignalBotPage', () => {
     });
     const cards = await screen.findAllByTestId('signal-bot');
     expect(cards).toHaveLength(2);
-    expect(within(cards[1]!).queryByTestId('signal-bot-stop')).toBeNull();
+    // A stopped bot's actions menu has no Stop.
+    await userEvent.click(within(cards[1]!).getByTestId('signal-bot-actions'));
+    expect(await screen.findByTestId('signal-log-toggle')).toBeTruthy();
+    expect(screen.queryByTestId('signal-bot-stop')).toBeNull();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('signal-log-toggle')).toBeNull());
     expect(within(cards[1]!).getByTestId('signal-bot-status').textContent).toBe('Stopped');
     const before = lists;
     await act(async () => {
@@ -471,13 +480,15 @@ describe('SignalBotPage', () => {
     });
     await waitFor(() => expect(lists).toBeGreaterThan(before));
 
-    await userEvent.click(within(cards[0]!).getByTestId('signal-bot-stop'));
+    await userEvent.click(within(cards[0]!).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-bot-stop'));
     await userEvent.click(await screen.findByTestId('signal-stop-confirm'));
     await waitFor(() =>
       expect(stops).toEqual([{ path: `/api/signalbot/bots/${ID}/stop`, body: { keep_assets: false } }]),
     );
     expect(await screen.findByText(SIGNAL_MESSAGES.stopped)).toBeTruthy();
-    await userEvent.click(within(screen.getAllByTestId('signal-bot')[0]!).getByTestId('signal-bot-stop'));
+    await userEvent.click(within(screen.getAllByTestId('signal-bot')[0]!).getByTestId('signal-bot-actions'));
+    await userEvent.click(await screen.findByTestId('signal-bot-stop'));
     await userEvent.click(await screen.findByRole('radio', { name: 'Keep it & stop' }));
     await userEvent.click(screen.getByTestId('signal-stop-confirm'));
     await waitFor(() => expect(stops[1]?.body).toEqual({ keep_assets: true }));
@@ -488,7 +499,9 @@ describe('SignalBotPage', () => {
     renderApp(<SignalBotPage />, { user, responses: responses({}, [bot()]) });
     expect(await screen.findByText('Nuevo bot de señales')).toBeTruthy();
     const card = await screen.findByTestId('signal-bot');
-    expect(within(card).getByTestId('signal-secret-rotate').textContent).toBe('Renovar secreto');
+    await userEvent.click(within(card).getByTestId('signal-bot-actions'));
+    expect((await screen.findByTestId('signal-secret-rotate')).textContent).toBe('Renovar secreto');
+    await userEvent.keyboard('{Escape}');
     expect(within(card).getByTestId('signal-secret-hidden').textContent).toBe(
       'Se muestra una sola vez, al crear el bot o al renovar el secreto.',
     );

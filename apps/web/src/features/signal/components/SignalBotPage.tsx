@@ -1,10 +1,12 @@
 import { Alert, Container, Grid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
-import { BotNav, NoSession } from '../../../shared/bots/BotScreen';
+import { BotNav, NoSession, RealisedLine } from '../../../shared/bots/BotScreen';
+import { fmtFigure, realisedSummary } from '../../../shared/bots/figures';
+import { useFillToasts, useNow } from '../../../shared/bots/hooks';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { SIGNAL_POLL_MS, signalApi, type SignalBotView } from '../api/signal';
 import { serverText } from './serverText';
@@ -18,7 +20,7 @@ import { StopSignalDialog } from './StopSignalDialog';
  * message, position and PnL, the signal log, and Stop. The list is polled every 5 s.
  */
 export function SignalBotPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user, checking } = useSession();
   const qc = useQueryClient();
   const userId = userIdOf(user);
@@ -48,6 +50,33 @@ export function SignalBotPage() {
     await qc.invalidateQueries({ queryKey: ['signal'] });
   };
 
+  const now = useNow();
+  // The stopped bots' realised profit by the day they stopped (issue 40 pt 3), in USDT-quoted bots.
+  const realised = useMemo(
+    () =>
+      bots.data
+        ? realisedSummary(
+            bots.data.bots
+              .filter((b) => b.status === 'stopped' && b.quote === 'USDT')
+              .map((b) => ({ at: b.stopped_at, pnl: b.pnl_realized })),
+            now,
+          )
+        : null,
+    [bots.data, now],
+  );
+  // A fill toast when a poll shows the position changed (a signal's order filled).
+  useFillToasts(
+    bots.data?.bots,
+    (b) => b.id,
+    (before, after) =>
+      after.position_qty !== before.position_qty || after.pnl_realized !== before.pnl_realized
+        ? t('bots.toasts.signalFilled', {
+            symbol: after.symbol,
+            qty: fmtFigure(after.position_qty, i18n.language || 'en'),
+          })
+        : null,
+  );
+
   if (!user) return <NoSession checking={checking} />;
   const list = bots.data?.bots ?? [];
 
@@ -68,6 +97,7 @@ export function SignalBotPage() {
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
           <Stack gap="md" data-testid="signal-bots">
             <Title order={4}>{t('signal.list.title')}</Title>
+            <RealisedLine testPrefix="signal" realised={realised} />
             {bots.isError && (
               <Alert color="red" data-testid="signal-list-error">
                 {t('signal.list.failed', { message: errorMessage(bots.error) })}
@@ -89,6 +119,7 @@ export function SignalBotPage() {
                 bot={b}
                 {...(secrets[b.id] !== undefined ? { initialSecret: secrets[b.id] } : {})}
                 onStop={setStopping}
+                now={now}
               />
             ))}
           </Stack>
