@@ -11,8 +11,10 @@ const PRICE = 60_000;
 const LEVERAGE = 5;
 const QTY = 0.001;
 
+/** A displayed number in English (the house style groups thousands: "60,000.00"). */
+const numOf = (text: string | null) => Number((text ?? '').trim().replace(/,/g, ''));
 /** '12.34 USDT' → 12.34. */
-const amountOf = (text: string | null) => Number((text ?? '').trim().split(/\s+/)[0]);
+const amountOf = (text: string | null) => numOf((text ?? '').trim().split(/\s+/)[0] ?? '');
 
 interface Position {
   symbol: string;
@@ -96,7 +98,7 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     await expect.poll(() => text('trade-confirm-symbol')).toBe(SWAP);
     await expect.poll(() => text('trade-confirm-type')).toBe('Market');
     await expect.poll(() => text('trade-confirm-quantity')).toBe('0.001000');
-    const value = Number(await text('trade-confirm-value'));
+    const value = numOf(await text('trade-confirm-value'));
     expect(value).toBeGreaterThan(PRICE * QTY * 0.99);
     expect(value).toBeLessThan(PRICE * QTY * 1.01);
     await page.keyboard.press('Enter');
@@ -113,10 +115,10 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     await expect.poll(() => text('futures-position-side')).toBe('Long');
     await expect.poll(() => text('futures-position-leverage')).toBe(`${LEVERAGE}x`);
     await expect.poll(() => text('futures-position-size')).toBe('0.001000 BTC');
-    const entry = Number(await text('futures-position-entry'));
+    const entry = numOf(await text('futures-position-entry'));
     expect(entry).toBeGreaterThan(PRICE * 0.99);
     expect(entry).toBeLessThan(PRICE * 1.01);
-    const liquidation = Number(await text('futures-position-liquidation'));
+    const liquidation = numOf(await text('futures-position-liquidation'));
     // At 5x a long is liquidated about 20 % below its entry (less the maintenance margin).
     expect(liquidation).toBeGreaterThan(entry * 0.75);
     expect(liquidation).toBeLessThan(entry * 0.85);
@@ -127,7 +129,7 @@ describe.skipIf(!hasChromium)('futures screen /futuros on paper Binance', () => 
     await expect
       .poll(() => text('futures-position-pnl'))
       .toMatch(/^[+-]?\d+\.\d{2} USDT \([+-]?\d+\.\d{2}%\)$/);
-    await expect.poll(() => text('futures-position-mark')).toMatch(/^\d+\.\d{2}$/);
+    await expect.poll(() => text('futures-position-mark')).toMatch(/^\d{1,3}(,\d{3})*\.\d{2}$/);
     // The same figures as the server's.
     const [pos] = await positions();
     expect(pos).toBeDefined();

@@ -20,8 +20,10 @@ const PRICE = 3000;
 /** One attribute of every element the locator finds, in page order. */
 const attrs = async (l: Locator, name: string) =>
   Promise.all((await l.all()).map((e) => e.getAttribute(name)));
-/** '10000.00 USDT' → 10000. */
-const amountOf = (text: string | null) => Number((text ?? '').trim().split(/\s+/)[0]);
+/** A displayed number in English (the house style groups thousands: "10,000.00"). */
+const numOf = (text: string | null) => Number((text ?? '').trim().replace(/,/g, ''));
+/** '10,000.00 USDT' → 10000. */
+const amountOf = (text: string | null) => numOf((text ?? '').trim().split(/\s+/)[0] ?? '');
 
 /**
  * The spot screen `/spot` (issue 16 "Tests") on paper Binance: as a support account (SUPPORT_EMAILS)
@@ -140,7 +142,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await expect.poll(() => text('trade-confirm-side')).toBe('Buy');
     await expect.poll(() => text('trade-confirm-symbol')).toBe(SYMBOL);
     await expect.poll(() => text('trade-confirm-type')).toBe('Limit');
-    await expect.poll(async () => Number(await text('trade-confirm-price'))).toBe(bestBid);
+    await expect.poll(async () => numOf(await text('trade-confirm-price'))).toBe(bestBid);
     await expect.poll(() => text('trade-confirm-quantity')).toBe('0.010000');
     await expect.poll(() => text('trade-confirm-value')).toBe(value.toFixed(2));
     await expect.poll(() => text('trade-confirm-fee')).toBe((value * 0.004).toFixed(2));
@@ -183,7 +185,7 @@ describe.skipIf(!hasChromium)('spot screen /spot on paper Binance', () => {
     await page.getByTestId('trade-order-submit').click();
     await dialog.waitFor();
     await expect.poll(() => text('trade-confirm-type')).toBe('Market');
-    const marketValue = Number(await text('trade-confirm-value'));
+    const marketValue = numOf(await text('trade-confirm-value'));
     expect(marketValue).toBeGreaterThan(PRICE * 0.01 * 0.99);
     expect(marketValue).toBeLessThan(PRICE * 0.01 * 1.01);
     await expect.poll(() => text('trade-confirm-fee')).toBe((marketValue * 0.004).toFixed(2));

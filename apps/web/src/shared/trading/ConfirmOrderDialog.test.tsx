@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/renderApp';
+import i18n from '../i18n/index';
 import type { SpotOrderPreview } from './api';
 import { ConfirmOrderDialog } from './ConfirmOrderDialog';
 
@@ -45,15 +46,28 @@ describe('ConfirmOrderDialog', () => {
     expect(text('trade-confirm-side')).toBe('Buy');
     expect(text('trade-confirm-symbol')).toBe('BTC/USDT');
     expect(text('trade-confirm-type')).toBe('Limit');
-    expect(text('trade-confirm-price')).toBe('65000.10');
+    expect(text('trade-confirm-price')).toBe('65,000.10');
     expect(text('trade-confirm-quantity')).toBe('0.001530');
     expect(text('trade-confirm-value')).toBe('99.45');
     expect(text('trade-confirm-fee')).toBe('0.40');
     expect(text('trade-confirm-net')).toBe('99.05');
-    expect(text('trade-confirm-tp')).toBe('70000.00');
+    expect(text('trade-confirm-tp')).toBe('70,000.00');
     expect(screen.queryByTestId('trade-confirm-sl')).toBeNull();
     expect(screen.getByText('Fee 0.4 % (USDT)')).toBeTruthy();
     expect(screen.getByText('Enter confirms, Escape cancels.')).toBeTruthy();
+  });
+
+  it('uses the Spanish separators in Spanish (the house style, shared/ui/numbers)', async () => {
+    await i18n.changeLanguage('es');
+    try {
+      setup({ ...preview, quantity: 1234.5, value: 80_250_123.45 });
+      await screen.findByTestId('trade-confirm-ok');
+      expect(text('trade-confirm-price')).toBe('65.000,10');
+      expect(text('trade-confirm-quantity')).toBe('1.234,500000');
+      expect(text('trade-confirm-value')).toBe('80.250.123,45');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('Enter confirms (once, also on the focused Confirm button)', async () => {

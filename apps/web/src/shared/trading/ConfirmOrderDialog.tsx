@@ -3,7 +3,7 @@ import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpotOrderPreview } from './api';
-import { fmtPrice, fmtQty, fmtValue } from './orderRules';
+import { useTradeNumbers } from './format';
 
 /**
  * The confirmation dialog (spec part 1 §4 "Order"): the order as the server would place it (the
@@ -31,6 +31,7 @@ export function ConfirmOrderDialog({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  const { fmtPrice, fmtQty, fmtValue } = useTradeNumbers();
   const opened = preview !== null;
   const cancelRef = useRef<HTMLButtonElement>(null);
   // The latest handlers without re-binding the key listener on each render.

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/client';
 import { tradingApi, tradingKeys } from './api';
-import { fmtPrice, fmtQty } from './orderRules';
+import { useTradeNumbers } from './format';
 import { rovingKeyDown } from './roving';
 
 export interface BookLevel {
@@ -56,6 +56,7 @@ function Row({
   onPick: (price: number) => void;
 }) {
   const { t } = useTranslation();
+  const { fmtPrice, fmtQty } = useTradeNumbers();
   const price = fmtPrice(level.price, priceStep);
   return (
     <UnstyledButton
@@ -113,6 +114,7 @@ export function OrderBook({
   onPick: (price: number) => void;
 }) {
   const { t } = useTranslation();
+  const { fmtPrice } = useTradeNumbers();
   const q = useQuery({
     queryKey: tradingKeys.book(exchange, symbol),
     queryFn: () => tradingApi.book(exchange, symbol),

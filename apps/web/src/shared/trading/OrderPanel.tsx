@@ -17,11 +17,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { tradingApi, type OrderRequest, type SpotMarketResponse, type SpotOrderPreview } from './api';
 import { ConfirmOrderDialog } from './ConfirmOrderDialog';
+import { useTradeNumbers } from './format';
 import {
   checkOrder,
-  fmtPrice,
-  fmtQty,
-  fmtValue,
   ruleText,
   serverText,
   withPercent,
@@ -99,6 +97,7 @@ export function OrderPanel({
   onPlaced: () => void;
 }) {
   const { t } = useTranslation();
+  const { fmtPrice, fmtQty, fmtValue } = useTradeNumbers();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [checking, setChecking] = useState(false);
   const [placing, setPlacing] = useState(false);

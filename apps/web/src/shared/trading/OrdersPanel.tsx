@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../api/client';
 import { tradingApi, type SpotFill, type SpotOrderView } from './api';
 import { useOrders } from './hooks';
-import { fmtPrice, fmtQty, fmtValue, serverText, type TradeMarket } from './orderRules';
+import { useTradeNumbers } from './format';
+import { serverText, type TradeMarket } from './orderRules';
 import { ORDER_TOAST_MS } from './OrderPanel';
 
 const fmtTime = (iso: string) => {
@@ -63,6 +64,7 @@ export function OrdersPanel({
   onChanged: () => void;
 }) {
   const { t } = useTranslation();
+  const { fmtPrice, fmtQty, fmtValue } = useTradeNumbers();
   const q = useOrders(exchange, symbol, paused);
   const [cancelling, setCancelling] = useState<string | null>(null);
   // A swap symbol's orders are futures orders; the guard keeps the other screen's out.

@@ -208,7 +208,7 @@ describe('TradingScreen', () => {
     expect(options.map((o) => o.textContent)).toEqual(['Binance (paper)', 'Bybit']);
     await ready();
     expect(screen.getByTestId('trade-price').textContent).toBe('100.00');
-    expect(screen.getByTestId('trade-available').textContent).toBe('1000.00 USDT');
+    expect(screen.getByTestId('trade-available').textContent).toBe('1,000.00 USDT');
 
     await waitFor(() => expect(screen.getAllByTestId('trade-book-ask')).toHaveLength(10));
     expect(screen.getAllByTestId('trade-book-bid')).toHaveLength(10);

@@ -21,11 +21,11 @@ import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { tradingApi, tradingKeys } from './api';
 import { ChartPanel } from './ChartPanel';
+import { useTradeNumbers } from './format';
 import { OrderBook } from './OrderBook';
 import { ORDER_TOAST_MS, OrderPanel } from './OrderPanel';
 import {
   emptyDraft,
-  fmtPrice,
   inputNum,
   roundToStep,
   serverText,
@@ -76,6 +76,7 @@ export interface TradingScreenProps {
  */
 export function TradingScreen({ market, renderExtras }: TradingScreenProps) {
   const { t } = useTranslation();
+  const { fmtPrice } = useTradeNumbers();
   const qc = useQueryClient();
   const paused = useDocumentVisibility() === 'hidden';
 

@@ -77,9 +77,11 @@ describe('position figures', () => {
     expect(fmtSigned(15.432)).toBe('+15.43');
     expect(fmtSigned(-3.1)).toBe('-3.10');
     expect(fmtSigned(-0.001)).toBe('0.00');
-    expect(fmtPrice(61234.5678)).toBe('61234.57');
+    expect(fmtPrice(61234.5678)).toBe('61,234.57');
+    expect(fmtPrice(61234.5678, 'es')).toBe('61.234,57');
+    expect(fmtValue(1234.5, 'es')).toBe('1.234,50');
     expect(fmtPrice(2.345678)).toBe('2.3457');
-    expect(fmtPrice(0.0000123)).toBe('0.000012');
+    expect(fmtPrice(0.0000123)).toBe('0.00001230');
     expect(fmtPrice(null)).toBe('—');
   });
   it('are the panel texts of a position', () => {
@@ -87,9 +89,9 @@ describe('position figures', () => {
     expect(positionFigures(position())).toEqual({
       size: '0.012500',
       value: '765.43',
-      entry: '60000.00',
-      mark: '61234.57',
-      liquidation: '54321.12',
+      entry: '60,000.00',
+      mark: '61,234.57',
+      liquidation: '54,321.12',
       margin: '75.00',
       leverage: '10x',
       pnl: '+15.43',

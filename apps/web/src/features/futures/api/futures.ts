@@ -9,6 +9,14 @@ import {
 } from '@bytx/contract';
 import { api } from '../../../shared/api/client';
 import { tradingKeys } from '../../../shared/trading/api';
+import {
+  currentLocale,
+  FIXED,
+  formatFixed,
+  formatMoney,
+  formatPercent,
+  formatPrice,
+} from '../../../shared/ui/numbers';
 
 export type { DerivativesPositionView, DerivativesWalletResponse, FuturesFundingResponse };
 
@@ -78,13 +86,15 @@ export function countdown(target: number | null | undefined, now: number): strin
   return [h, m, s].map((v) => String(v).padStart(2, '0')).join(':');
 }
 
+/*
+ * The figures below are in the house style (shared/ui/numbers): the user's separators, read from
+ * i18next's language unless a locale is given (the panels re-render on a language change).
+ */
+
 /** A funding rate (fraction) in percent with its sign: 0.0001 → '+0.0100%'. */
-export function fundingPercent(rate: number | null | undefined): string {
+export function fundingPercent(rate: number | null | undefined, locale = currentLocale()): string {
   if (!finite(rate)) return '—';
-  const pct = rate * 100;
-  const text = Math.abs(pct).toFixed(4);
-  if (Number(text) === 0) return `${text}%`;
-  return `${pct > 0 ? '+' : '-'}${text}%`;
+  return formatPercent(locale, rate * 100, { decimals: 4, signed: true });
 }
 
 /** Green when positive, red when negative, dimmed at zero or unknown. */
@@ -92,22 +102,15 @@ export const signColor = (n: number | null | undefined) =>
   !finite(n) || n === 0 ? 'dimmed' : n > 0 ? 'teal' : 'red';
 
 /** Quantities with the spec's 6 decimals. */
-export const fmtQty = (n: number | null | undefined) => (finite(n) ? n.toFixed(6) : '—');
+export const fmtQty = (n: number | null | undefined, locale = currentLocale()) =>
+  formatFixed(locale, n, FIXED.quantity);
 /** Values (margin, PnL) with the spec's 2 decimals. */
-export const fmtValue = (n: number | null | undefined) => (finite(n) ? n.toFixed(2) : '—');
-/** A signed value: '+12.35' / '-3.10'. */
-export const fmtSigned = (n: number | null | undefined) => {
-  if (!finite(n)) return '—';
-  const text = Math.abs(n).toFixed(2);
-  if (Number(text) === 0) return text;
-  return `${n > 0 ? '+' : '-'}${text}`;
-};
-/** Prices: 2 decimals from 100, 4 from 1, else 6 (BTC 65000.10, XRP 0.5234, PEPE 0.000012). */
-export function fmtPrice(n: number | null | undefined): string {
-  if (!finite(n)) return '—';
-  const a = Math.abs(n);
-  return n.toFixed(a >= 100 ? 2 : a >= 1 ? 4 : 6);
-}
+export const fmtValue = (n: number | null | undefined, locale = currentLocale()) => formatMoney(locale, n);
+/** A signed value: '+12.35' / '-3.10' (a value that rounds to zero has no sign). */
+export const fmtSigned = (n: number | null | undefined, locale = currentLocale()) =>
+  formatMoney(locale, n, undefined, { signed: true });
+/** Prices: 2 decimals from 100, 4 from 1, about 4 significant digits below (BTC 65,000.10, XRP 0.5234). */
+export const fmtPrice = (n: number | null | undefined, locale = currentLocale()) => formatPrice(locale, n);
 
 /** Unrealized PnL against the margin posted (ROE), in percent; null without margin. */
 export const roePercent = (p: Pick<DerivativesPositionView, 'unrealized_pnl' | 'margin'>) =>
@@ -125,7 +128,7 @@ export function positionFigures(p: DerivativesPositionView) {
     margin: fmtValue(p.margin),
     leverage: `${p.leverage}x`,
     pnl: fmtSigned(p.unrealized_pnl),
-    roe: roe === null ? '—' : `${fmtSigned(roe)}%`,
+    roe: roe === null ? '—' : formatPercent(currentLocale(), roe, { signed: true }),
     funding: fmtSigned(p.funding_paid),
   };
 }

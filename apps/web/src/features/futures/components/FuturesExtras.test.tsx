@@ -105,9 +105,9 @@ describe('FuturesExtras', () => {
     expect(fig('side')).toBe('Long');
     expect(fig('leverage')).toBe('10x');
     expect(fig('size')).toBe('0.012500 BTC');
-    expect(fig('entry')).toBe('60000.00');
-    expect(fig('mark')).toBe('61234.57');
-    expect(fig('liquidation')).toBe('54321.12');
+    expect(fig('entry')).toBe('60,000.00');
+    expect(fig('mark')).toBe('61,234.57');
+    expect(fig('liquidation')).toBe('54,321.12');
     expect(fig('margin')).toBe('75.00 USDT');
     expect(fig('pnl')).toBe('+15.43 USDT (+20.58%)');
     expect(fig('funding')).toBe('+0.01 USDT');
@@ -173,11 +173,11 @@ describe('FuturesExtras', () => {
         return json(wallet([position({ mark_price: 61000 + reads })]));
       },
     });
-    expect((await screen.findByTestId('futures-position-mark')).textContent).toBe('61001.00');
+    expect((await screen.findByTestId('futures-position-mark')).textContent).toBe('61,001.00');
     await act(async () => {
       await vi.advanceTimersByTimeAsync(POSITIONS_POLL_MS + 100);
     });
-    await waitFor(() => expect(screen.getByTestId('futures-position-mark').textContent).toBe('61002.00'));
+    await waitFor(() => expect(screen.getByTestId('futures-position-mark').textContent).toBe('61,002.00'));
   });
 
   it('reads the positions again when the screen refreshes its orders', async () => {

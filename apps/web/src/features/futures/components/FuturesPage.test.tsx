@@ -125,7 +125,7 @@ describe('FuturesPage', () => {
     expect((await within(extras).findByTestId('futures-funding-rate')).textContent).toBe('-0.0200%');
     const position = await within(extras).findByTestId('futures-position');
     expect(position.dataset.side).toBe('short');
-    expect(within(position).getByTestId('futures-position-liquidation').textContent).toBe('64800.00');
+    expect(within(position).getByTestId('futures-position-liquidation').textContent).toBe('64,800.00');
 
     await userEvent.click(within(position).getByTestId('futures-position-close'));
     await act(async () => {
