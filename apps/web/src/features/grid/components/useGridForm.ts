@@ -4,9 +4,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../shared/api/client';
 import { exchangeName } from '../../../shared/bots/format';
+import type { PresetKey } from '../../../shared/bots/presets';
 import {
   defaultRange,
   gridApi,
+  roundPrice,
   validateGridStart,
   type GridMarketType,
   type GridPosition,
@@ -15,6 +17,30 @@ import {
 } from '../api/grid';
 
 const MAX_SUGGESTIONS = 10;
+
+/** A grid preset: the range around the price (± %), the step (%) and the amount per level (quote). */
+export interface GridPreset {
+  range: string;
+  step: string;
+  amount: string;
+}
+
+/**
+ * Conservative: a narrow ±3 % range at 1 % steps (7 levels of 10, ≈ 70 in all). Balanced: the spec's
+ * ±5 % and 0.5 % (21 levels of 20). Aggressive: ±10 % at 0.5 % (41 levels of 25, ≈ 1,000), far under
+ * the server's 200 levels (GRID_MAX_LEVELS) and its 100 % step.
+ */
+export const GRID_PRESETS: Record<PresetKey, GridPreset> = {
+  conservative: { range: '3', step: '1', amount: '10' },
+  balanced: { range: '5', step: '0.5', amount: '20' },
+  aggressive: { range: '10', step: '0.5', amount: '25' },
+};
+
+/** High and low `range` % around the price, as the inputs show them. */
+const rangeAround = (price: number, range: string) => ({
+  high: String(roundPrice(price * (1 + Number(range) / 100))),
+  low: String(roundPrice(price * (1 - Number(range) / 100))),
+});
 
 /**
  * The state of 'Grid Bot Settings' (spec part 2 §2 "Grid Bot page", §5 "Grid start"): exchange and its
@@ -47,6 +73,14 @@ export function useGridForm(
   const [amount, setAmount] = useState('');
   const [step, setStep] = useState('');
   const [position, setPosition] = useState<GridPosition>('long');
+  /** The preset last applied (its range is used when a pair is picked after it), until a figure is edited. */
+  const [preset, setPreset] = useState<PresetKey | null>(null);
+  const edited =
+    <T>(set: (v: T) => void) =>
+    (v: T) => {
+      setPreset(null);
+      set(v);
+    };
   /** Short and neutral grids need a derivatives market: Spot is long only. */
   const chooseMarketType = (m: GridMarketType) => {
     setMarketType(m);
@@ -106,7 +140,9 @@ export function useGridForm(
       const px = await gridApi.price(exchange, p, userId);
       if (!Number.isFinite(px) || px <= 0) throw new Error(String(px));
       setPrice(px);
-      const r = defaultRange(px);
+      // The spec's ±5 % and 0.5 % step, or the range and step of a preset applied before.
+      const chosen = preset ? GRID_PRESETS[preset] : null;
+      const r = chosen ? { ...rangeAround(px, chosen.range), step: chosen.step } : defaultRange(px);
       setHigh(r.high);
       setLow(r.low);
       setStep(r.step);
@@ -114,6 +150,19 @@ export function useGridForm(
       console.error('price lookup failed', err);
       setPrice(null);
       fail(t('grid.settings.priceFailed', { pair: p }));
+    }
+  };
+
+  /** A preset fills step and amount, and High / Low around the price once a pair's price is known. */
+  const applyPreset = (key: PresetKey) => {
+    const p = GRID_PRESETS[key];
+    setPreset(key);
+    setStep(p.step);
+    setAmount(p.amount);
+    if (price !== null) {
+      const r = rangeAround(price, p.range);
+      setHigh(r.high);
+      setLow(r.low);
     }
   };
 
@@ -195,15 +244,18 @@ export function useGridForm(
     leverage,
     setLeverage,
     high,
-    setHigh,
+    setHigh: edited(setHigh),
     low,
-    setLow,
+    setLow: edited(setLow),
     profitCurrency,
     setProfitCurrency,
     amount,
-    setAmount,
+    setAmount: edited(setAmount),
     step,
-    setStep,
+    setStep: edited(setStep),
+    /** The preset applied last, until a figure is edited by hand. */
+    preset,
+    applyPreset,
     position,
     setPosition,
     error,
