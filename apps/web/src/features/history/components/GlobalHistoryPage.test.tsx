@@ -150,10 +150,11 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(12));
     const first = screen.getAllByTestId('gh-row')[0]!;
     expect(first.getAttribute('data-id')).toBe('30');
-    expect(first.textContent).toContain('0.00100000');
-    expect(first.textContent).toContain('100000.00000000');
-    expect(within(first).getByTestId('gh-row-pnl').textContent).toBe('0.50000000');
-    expect(screen.getAllByTestId('gh-row-pnl')[1]!.textContent).toBe('-0.25000000');
+    // The spec's 8 decimals in the house style: Spanish separators (shared/ui/numbers).
+    expect(first.textContent).toContain('0,00100000');
+    expect(first.textContent).toContain('100.000,00000000');
+    expect(within(first).getByTestId('gh-row-pnl').textContent).toBe('0,50000000');
+    expect(screen.getAllByTestId('gh-row-pnl')[1]!.textContent).toBe('-0,25000000');
     const headers = [...screen.getByTestId('gh-table').querySelectorAll('th')].map((th) => th.textContent);
     expect(headers.slice(0, 10)).toEqual([
       'ID',
@@ -180,8 +181,8 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(within(xrp!).getByTestId('gh-token-base').textContent).toBe('XRP');
     expect(within(xrp!).getByTestId('gh-token-quote').textContent).toBe('EUR');
     expect(within(xrp!).getByTestId('gh-token-usd').textContent).toBe('USD n/d');
-    expect(within(eth!).getByTestId('gh-token-usd').textContent).toBe('≈ 1.50 USD');
-    expect(within(ethBtc!).getByTestId('gh-token-usd').textContent).toBe('≈ -5.00 USD');
+    expect(within(eth!).getByTestId('gh-token-usd').textContent).toBe('≈ 1,50 USD');
+    expect(within(ethBtc!).getByTestId('gh-token-usd').textContent).toBe('≈ -5,00 USD');
     expect(within(xrp!).getByTestId('gh-token-bar').style.width).toBe('100%');
     expect(within(eth!).getByTestId('gh-token-bar').style.width).toBe('75%');
     expect(within(ethBtc!).getByTestId('gh-token-bar').style.width).toBe('4%');
@@ -190,13 +191,13 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     expect(screen.getByText('PNL 24h (rodante)')).toBeTruthy();
     expect(screen.getByText('PNL TOTAL (equivalente USD)')).toBeTruthy();
     expect(screen.getByText('PNL de esta página')).toBeTruthy();
-    expect(screen.getByTestId('gh-card-24h-value').textContent).toBe('6.05 USD');
-    expect(screen.getByTestId('gh-card-24h').textContent).toContain('Sin convertir: 3.05');
-    expect(screen.getByTestId('gh-card-total-value').textContent).toBe('-7.25 USD');
-    expect(screen.getByTestId('gh-card-total').textContent).toContain('Sin convertir: 4.25');
+    expect(screen.getByTestId('gh-card-24h-value').textContent).toBe('6,05 USD');
+    expect(screen.getByTestId('gh-card-24h').textContent).toContain('Sin convertir: 3,05');
+    expect(screen.getByTestId('gh-card-total-value').textContent).toBe('-7,25 USD');
+    expect(screen.getByTestId('gh-card-total').textContent).toContain('Sin convertir: 4,25');
     expect(screen.getByTestId('gh-unpriced').textContent).toContain('EUR');
     // This page: 6 × 0.5 − 6 × 0.25 = 1.5
-    expect(screen.getByTestId('gh-card-page-value').textContent).toBe('1.50');
+    expect(screen.getByTestId('gh-card-page-value').textContent).toBe('1,50');
 
     // The chart (lazy) draws the server's cumulative USD series.
     const chart = await screen.findByTestId('gh-chart');

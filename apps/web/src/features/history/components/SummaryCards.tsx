@@ -37,6 +37,12 @@ function SummaryCard({
 }
 
 /**
+ * The unconverted sum is worth a line only when it says something else than the USD figure: with
+ * stablecoin quotes only they are the same ("4.38 USD" beside "Not converted: 4.38", issue 40).
+ */
+const differs = (raw: number, usd: number | null) => usd === null || fix2(raw, 'en') !== fix2(usd, 'en');
+
+/**
  * The right panel: rolling 24 h PnL and total PnL in USD equivalent (quotes converted by the server;
  * the unconverted sum under each), and the PnL of the rows on this page.
  */
@@ -57,8 +63,8 @@ export function SummaryCards({
         value={a ? a.pnl_24h_usd : null}
         unit="USD"
       >
-        {a && (
-          <Text size="xs" c="dimmed">
+        {a && differs(a.pnl_24h, a.pnl_24h_usd) && (
+          <Text size="xs" c="dimmed" data-testid="gh-unconverted">
             {t('history.cards.unconverted', { value: fix2(a.pnl_24h) })}
           </Text>
         )}
@@ -69,8 +75,8 @@ export function SummaryCards({
         value={a ? a.total_pnl_usd : null}
         unit="USD"
       >
-        {a && (
-          <Text size="xs" c="dimmed">
+        {a && differs(a.total_pnl, a.total_pnl_usd) && (
+          <Text size="xs" c="dimmed" data-testid="gh-unconverted">
             {t('history.cards.unconverted', { value: fix2(a.total_pnl) })}
           </Text>
         )}
