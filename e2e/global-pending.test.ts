@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
 
     // Sort by entry price, both ways.
     const entries = async () =>
-      (await page.getByTestId('gp-cell-entry').allTextContents()).map((t) => Number(t));
+      (await page.getByTestId('gp-cell-entry').allTextContents()).map((t) => Number(t.replace(/,/g, '')));
     await page.getByTestId('gp-sort-entry').click();
     await expect.poll(() => page.getByTestId('gp-sort-entry').getAttribute('data-sort')).toBe('asc');
     const asc = await entries();

@@ -187,11 +187,11 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
     expect(within(rowOf('b1-1')).getByTestId('gp-autofund').textContent).toContain('OFF');
 
     // Unknown bot TP: 2 % assumed, limit derived from the entry (3000 × 1.02).
-    expect(within(rowOf('b2-1')).getByTestId('gp-cell-limit').textContent).toContain('3060');
+    expect(within(rowOf('b2-1')).getByTestId('gp-cell-limit').textContent).toContain('3,060.00');
     expect(within(rowOf('b2-1')).getByTestId('gp-tp-pct').textContent).toBe('TP 2 % (assumed)');
     expect(within(rowOf('b1-1')).getByTestId('gp-tp-pct').textContent).toBe('TP 1 %');
 
-    expect(screen.getByTestId('gp-completed-pnl').textContent).toBe('2.1');
+    expect(screen.getByTestId('gp-completed-pnl').textContent).toBe('2.10');
     expect(screen.getByTestId('gp-count-open').textContent).toBe('Open: 2');
     expect(screen.getByTestId('gp-count-completed').textContent).toBe('Completed: 1');
     expect(within(rowOf('b1-1')).getByTestId('gp-cell-exchange').textContent).toBe('Binance');
@@ -528,8 +528,8 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
       }),
     });
     await waitFor(() => expect(alert).toHaveBeenCalledWith('No se pudo actualizar drawdowns: boom'));
-    // The row keeps its own drawdown.
-    expect(within(rowOf('b1-1')).getByTestId('gp-cell-drawdown').textContent).toBe('-2.00 %');
+    // The row keeps its own drawdown (Spanish separators).
+    expect(within(rowOf('b1-1')).getByTestId('gp-cell-drawdown').textContent).toBe('-2,00 %');
   });
 
   it('refresh re-fetches the orders and the drawdowns', async () => {

@@ -28,7 +28,8 @@ import {
 } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
 import { NoSession } from '../../../shared/bots/BotScreen';
-import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
+import { exchangeName, fmtDate, pnlColor } from '../../../shared/bots/format';
+import { useNumbers, type Numbers } from '../../../shared/ui/numbers';
 import { Pager } from '../../../shared/bots/Pager';
 import {
   PendingActionDialogs,
@@ -60,12 +61,14 @@ const DEFAULT_SORT: Sort = { key: 'date', dir: 'desc' };
 /** While an order is busy (an action in flight) the list is read again this often. */
 const BUSY_POLL_MS = 3_000;
 
-const pctText = (pct: number | null | undefined) =>
-  typeof pct === 'number' && Number.isFinite(pct) ? `${pct.toFixed(2)} %` : '—';
+/** Drawdowns as the page writes its percentages ("TP 1 %"), with the user's separators. */
+const pctText = (num: Numbers, pct: number | null | undefined) =>
+  typeof pct === 'number' && Number.isFinite(pct) ? `${num.fixed(pct, 2)} %` : '—';
 
 /** The global pending-orders page (spec part 2 §2 "Global Pending Orders page", /GlobalPendingOrders). */
 export function GlobalPendingOrdersPage() {
   const { t } = useTranslation();
+  const num = useNumbers();
   const { user, checking } = useSession();
   const userId = userIdOf(user);
 
@@ -255,7 +258,7 @@ export function GlobalPendingOrdersPage() {
                 c={summary ? pnlColor(summary.completed_pnl) : undefined}
                 data-testid="gp-completed-pnl"
               >
-                {summary ? fmt(summary.completed_pnl, 2) : '—'}
+                {summary ? num.money(summary.completed_pnl) : '—'}
               </Text>
               <Text size="xs" c="dimmed">
                 {t('pending.side.completedNote', { days: PENDING_COMPLETED_DAYS })}
@@ -283,7 +286,7 @@ export function GlobalPendingOrdersPage() {
                 data-level={ddTotalLevel}
                 data-testid="gp-drawdown-total"
               >
-                {pctText(ddTotal)}
+                {pctText(num, ddTotal)}
               </Text>
               <Text size="xs" c="dimmed">
                 {t('pending.side.drawdownNote')}
@@ -401,6 +404,7 @@ function OrderRow({
   onRequest: (r: PendingActionRequest) => void;
 }) {
   const { t } = useTranslation();
+  const num = useNumbers();
   const level = drawdownLevel(o.drawdown_pct);
   const tpAssumed = o.tp_pct === null || o.tp_pct === undefined;
   return (
@@ -409,22 +413,22 @@ function OrderRow({
       <Table.Td data-testid="gp-cell-exchange">{exchangeName(o.exchange)}</Table.Td>
       <Table.Td data-testid="gp-cell-pair">{o.symbol}</Table.Td>
       <Table.Td data-testid="gp-cell-limit">
-        {fmt(limitOf(o), 4)}
+        {num.price(limitOf(o))}
         {o.status === 'open' && (
           <Text size="xs" c="dimmed" data-testid="gp-tp-pct" data-assumed={tpAssumed ? 'true' : 'false'}>
-            {t(tpAssumed ? 'pending.tpAssumed' : 'pending.tp', { pct: fmt(tpPctOf(o), 2) })}
+            {t(tpAssumed ? 'pending.tpAssumed' : 'pending.tp', { pct: num.upTo(tpPctOf(o), 2) })}
           </Text>
         )}
       </Table.Td>
-      <Table.Td data-testid="gp-cell-entry">{fmt(o.entry_price, 4)}</Table.Td>
+      <Table.Td data-testid="gp-cell-entry">{num.price(o.entry_price)}</Table.Td>
       <Table.Td data-testid="gp-cell-amount">
-        {fmt(o.amount_quote, 2)} {o.quote}
+        {num.money(o.amount_quote)} {o.quote}
       </Table.Td>
       <Table.Td
         data-testid="gp-cell-result"
         c={typeof o.result === 'number' ? pnlColor(o.result) : undefined}
       >
-        {fmt(o.result, 4)}
+        {num.money(o.result)}
       </Table.Td>
       <Table.Td data-testid="gp-cell-state">
         <Badge
@@ -447,7 +451,7 @@ function OrderRow({
         className={`gp-dd-${level}`}
         data-level={level}
       >
-        {pctText(o.drawdown_pct)}
+        {pctText(num, o.drawdown_pct)}
       </Table.Td>
       <Table.Td>
         <PendingRowActions prefix="gp" order={o} autoFund={o.auto_fund} onRequest={onRequest} />
