@@ -200,15 +200,14 @@ describe.skipIf(!hasChromium)('accounts in the browser (en)', () => {
 
   it('deletes the account: alert, storage cleared, home; then login fails', async () => {
     await page.goto(`${server.baseUrl}/settings`);
-    let alertText = '';
-    page.once('dialog', (d) => {
-      alertText = d.message();
-      void d.accept();
-    });
     await page.getByTestId('delete-account').click();
     await page.getByTestId('delete-confirm').click();
+    // The spec's alert, in the app's own dialog (no native alert).
+    await expect
+      .poll(() => page.getByTestId('confirm-dialog-text').textContent())
+      .toBe('Your account has been deleted.');
+    await page.getByTestId('confirm-dialog-ok').click();
     await page.waitForURL(`${server.baseUrl}/`);
-    expect(alertText).toBe('Your account has been deleted.');
     const stored = await page.evaluate(() => {
       const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } })
         .localStorage;
@@ -269,15 +268,14 @@ describe.skipIf(!hasChromium)('accounts in the browser (es)', () => {
 
   it('deletes the account with the Spanish alert and cannot log in again', async () => {
     await page.goto(`${server.baseUrl}/settings`);
-    let alertText = '';
-    page.once('dialog', (d) => {
-      alertText = d.message();
-      void d.accept();
-    });
     await page.getByTestId('delete-account').click();
     await page.getByTestId('delete-confirm').click();
+    // The spec's alert, in the app's own dialog (no native alert).
+    await expect
+      .poll(() => page.getByTestId('confirm-dialog-text').textContent())
+      .toBe('Tu cuenta ha sido eliminada.');
+    await page.getByTestId('confirm-dialog-ok').click();
     await page.waitForURL(`${server.baseUrl}/`);
-    expect(alertText).toBe('Tu cuenta ha sido eliminada.');
     await loginOnPage(page, server, email, password);
     await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
   });

@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('Backtest from /bot-dca on the simulated market', 
       .poll(async () => page.locator('[data-testid="dca-exchange"] option[value="binance"]').textContent(), {
         timeout: 15_000,
       })
-      .toContain('✅ Conectado');
+      .toContain('✅ Connected');
     await exchange.selectOption('binance');
     const pair = page.getByTestId('dca-pair');
     await pair.click();

@@ -55,9 +55,9 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
       .poll(async () => page.locator('[data-testid="dca-exchange"] option[value="binance"]').textContent(), {
         timeout: 15_000,
       })
-      .toContain('✅ Conectado');
+      .toContain('✅ Connected');
     await exchange.selectOption('binance');
-    await expect.poll(() => page.getByTestId('dca-exchange-badge').textContent()).toBe('Conectado');
+    await expect.poll(() => page.getByTestId('dca-exchange-badge').textContent()).toBe('Connected');
 
     const pair = page.getByTestId('dca-pair');
     await pair.click();
@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     const pnls = await page.getByTestId('dca-history-pnl').allTextContents();
     for (const p of pnls) expect(Number(p)).toBeGreaterThan(0);
     const total = await page.getByTestId('dca-history-total').textContent();
-    expect(total).toMatch(/^Total ganado: \d+\.\d{2} USDT$/);
+    expect(total).toMatch(/^Total earned: \d+\.\d{2} USDT$/);
     expect(Number(/([\d.]+)/.exec(total ?? '')?.[1])).toBeCloseTo(
       pnls.reduce((s, p) => s + Number(p), 0),
       2,

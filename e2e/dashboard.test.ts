@@ -56,9 +56,9 @@ describe.skipIf(!hasChromium)('classic DCA bot from /dashboard on a paper accoun
       .poll(async () => page.locator('[data-testid="dash-exchange"] option[value="binance"]').textContent(), {
         timeout: 15_000,
       })
-      .toContain('✅ Conectado');
+      .toContain('✅ Connected');
     await exchange.selectOption('binance');
-    await expect.poll(() => page.getByTestId('dash-exchange-badge').textContent()).toBe('Conectado');
+    await expect.poll(() => page.getByTestId('dash-exchange-badge').textContent()).toBe('Connected');
 
     const pair = page.getByTestId('dash-pair');
     await pair.click();

@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
 
     await page.getByText('Paper trading (no keys)').click();
     await page.getByTestId('exchange-connect').click();
-    await poll(() => badge.textContent()).toBe('✅ Conectado');
+    await poll(() => badge.textContent()).toBe('✅ Connected');
     await expect.poll(() => badge.getAttribute('data-connected')).toBe('true');
     await expect.poll(() => page.getByTestId('exchange-not-connected').count()).toBe(0);
     const row = page.getByTestId('exchange-row-binance');

@@ -139,28 +139,24 @@ describe.skipIf(!hasChromium)('global history page on a paper account', () => {
 
     // Delete one row (the spec's confirm): gone from the page and from the server.
     const victim = Number(await rows.first().getAttribute('data-id'));
-    const asked: string[] = [];
-    page.once('dialog', (d) => {
-      asked.push(d.message());
-      void d.accept();
-    });
+    // The app's own dialog asks (no native confirm), in the interface's language.
+    const question = page.getByTestId('confirm-dialog-text');
     await rows.first().getByTestId('gh-row-delete').click();
+    await expect.poll(() => question.textContent()).toBe('¿Eliminar este registro de historial?');
+    await page.getByTestId('confirm-dialog-ok').click();
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(ROWS - 13);
-    expect(asked).toEqual(['¿Eliminar este registro de historial?']);
     const after = await history('&per_page=600');
     expect(after.total).toBe(ROWS - 1);
     expect((after.history as Json[]).map((r) => r.id as number)).not.toContain(victim);
 
     // Eliminar todo (its confirm): the page is empty and so is the server's history.
-    page.once('dialog', (d) => {
-      asked.push(d.message());
-      void d.accept();
-    });
+    await question.waitFor({ state: 'detached' });
     await page.getByTestId('gh-delete-all').click();
+    await expect.poll(() => question.textContent()).toBe('Esto eliminará TODO tu historial. ¿Continuar?');
+    await page.getByTestId('confirm-dialog-ok').click();
     await page.getByTestId('gh-empty').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.getByTestId('gh-empty').textContent()).toBe('No hay registros.');
     await expect.poll(() => page.getByTestId('gh-page-info').textContent()).toBe('Página 1 de 1');
-    expect(asked[1]).toBe('Esto eliminará TODO tu historial. ¿Continuar?');
     expect((await history()).total).toBe(0);
     await expect.poll(() => page.getByTestId('gh-token').count()).toBe(0);
   }, 240_000);

@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
     await page.getByTestId('grid-exchange').selectOption('binance');
     await expect
       .poll(() => page.getByTestId('grid-exchange-badge').textContent(), { timeout: 15_000 })
-      .toBe('Conectado');
+      .toBe('Connected');
 
     // Picking the pair fills high +5 %, low −5 % and step 0.5 % from the price.
     const pair = page.getByTestId('grid-pair');

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { PlainLoader } from '../../shared/ui/plain';
 
 /**
@@ -5,9 +6,10 @@ import { PlainLoader } from '../../shared/ui/plain';
  * shell's page area (`Shell.tsx`), so this only marks the wait.
  */
 export function PageFallback() {
+  const { t } = useTranslation();
   return (
     <div data-testid="page-loading" style={{ display: 'flex', justifyContent: 'center', paddingTop: 32 }}>
-      <PlainLoader aria-label="Loading" />
+      <PlainLoader aria-label={t('common.loading')} />
     </div>
   );
 }

@@ -36,8 +36,8 @@ describe('TradeHistoryDialog row delete', () => {
       total_pnl: rows.reduce((s, r) => s + r.pnl_net, 0),
       pages: 1,
     }));
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
+    // The spec's question is Spanish: the Spanish interface asks it as written, in the app's own dialog.
+    await i18n.changeLanguage('es');
     const { fetchMock } = renderApp(
       <TradeHistoryDialog screen={SCREEN} bot={bot} load={load} onClose={() => undefined} />,
       {
@@ -61,11 +61,15 @@ describe('TradeHistoryDialog row delete', () => {
         .filter((c) => c.url.pathname.startsWith('/api/dca/history/'));
 
     fireEvent.click(screen.getAllByTestId('dca-history-delete')[0]!);
-    expect(confirm).toHaveBeenCalledWith('¿Eliminar este registro de historial?');
+    expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(
+      '¿Eliminar este registro de historial?',
+    );
+    fireEvent.click(screen.getByTestId('confirm-dialog-cancel'));
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog-text')).toBeNull());
     expect(deletes()).toHaveLength(0);
 
-    confirm.mockReturnValue(true);
     fireEvent.click(screen.getAllByTestId('dca-history-delete')[0]!);
+    fireEvent.click(await screen.findByTestId('confirm-dialog-ok'));
     await waitFor(() => expect(screen.getAllByTestId('dca-history-row')).toHaveLength(1));
     expect(deletes()[0]).toMatchObject({ method: 'DELETE' });
     expect(deletes()[0]!.url.pathname).toBe('/api/dca/history/7');
@@ -73,6 +77,7 @@ describe('TradeHistoryDialog row delete', () => {
     expect(screen.getByTestId('dca-history-total').textContent).toContain('-0.2');
 
     fireEvent.click(screen.getAllByTestId('dca-history-delete')[0]!);
+    fireEvent.click(await screen.findByTestId('confirm-dialog-ok'));
     expect((await screen.findByTestId('dca-history-delete-error')).textContent).toBe(
       'No se pudo eliminar: History record not found.',
     );

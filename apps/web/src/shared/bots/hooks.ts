@@ -8,6 +8,7 @@ import { realisedSummary, type RealisedSummary } from './figures';
 import type { ProgressPhase } from './dialogs';
 import { commaToDot } from './format';
 import { botServerText } from './serverText';
+import { botServerText } from './serverText';
 import type { BotScreen } from './screen';
 
 /** How often what was edited (and its window is over) is sent, and the rows re-polled (spec part 2 §9). */

@@ -213,12 +213,17 @@ describe('ForumPage', () => {
     });
     await screen.findByTestId('forum-empty');
     await user.click(screen.getByTestId('forum-logo'));
-    expect(alert).toHaveBeenCalledWith(DENIED);
+    // The app's own dialog, in the user's language (the spec's Spanish text is the Spanish one).
+    expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(
+      'Access denied. Authorised users only.',
+    );
+    expect(alert).not.toHaveBeenCalled();
     expect(screen.getByTestId('location').textContent).toBe('/forum');
     expect(callsOf(fetchMock).some((c) => urlOfCall(c).includes('/api/peliculas-series/access'))).toBe(false);
   });
 
   it('alerts a logged-in account the server refuses', async () => {
+    await i18n.changeLanguage('es');
     const user = userEvent.setup();
     renderApp(<ForumPage />, {
       initialPath: '/forum',
@@ -230,7 +235,9 @@ describe('ForumPage', () => {
     });
     await screen.findByTestId('forum-empty');
     await user.click(screen.getByTestId('forum-logo'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith(DENIED));
+    expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(DENIED);
+    await user.click(screen.getByTestId('confirm-dialog-ok'));
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog-text')).toBeNull());
     expect(screen.getByTestId('location').textContent).toBe('/forum');
   });
 
@@ -248,7 +255,7 @@ describe('ForumPage', () => {
     await screen.findByTestId('forum-empty');
     await user.click(screen.getByTestId('forum-logo'));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/peliculas-series'));
-    expect(alert).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('confirm-dialog-text')).toBeNull();
   });
 
   it('speaks Spanish too', async () => {

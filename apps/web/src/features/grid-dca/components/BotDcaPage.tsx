@@ -37,6 +37,7 @@ import {
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { useAfterFirstPaint } from '../../../shared/ui/afterFirstPaint';
 import { useConfirm } from '../../../shared/ui/ConfirmDialog';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
 import { DCA_SCREEN as SCREEN } from './screen';
@@ -336,6 +337,7 @@ function BotDcaScreen() {
         />
       }
     >
+      {confirmDialog}
       {confirmDialog}
       <BotDialogs
         screen={SCREEN}

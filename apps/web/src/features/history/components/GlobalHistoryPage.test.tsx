@@ -128,6 +128,14 @@ const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], path: strin
     }))
     .filter((c) => c.url.pathname === path);
 
+/** The app's own confirm dialog (shared/ui/ConfirmDialog) asked `question`: answers it, waits it gone. */
+async function answer(question: string, ok: boolean) {
+  expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(question);
+  fireEvent.click(screen.getByTestId(ok ? 'confirm-dialog-ok' : 'confirm-dialog-cancel'));
+  await waitFor(() => expect(screen.queryByTestId('confirm-dialog-text')).toBeNull());
+}
+const ASK_ONE = '¿Eliminar este registro de historial?';
+
 describe('GlobalHistoryPage (/historial-global)', () => {
   beforeEach(async () => {
     await i18n.changeLanguage('es');
@@ -269,17 +277,15 @@ describe('GlobalHistoryPage (/historial-global)', () => {
 
   it('deletes a row after the confirm, reloads the page and the aggregates; a refusal shows the spec text', async () => {
     const { responses } = server(30);
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     const { fetchMock } = renderApp(<GlobalHistoryPage />, { user, responses });
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(12));
     fireEvent.click(screen.getAllByTestId('gh-row-delete')[0]!);
-    expect(confirm).toHaveBeenCalledWith('¿Eliminar este registro de historial?');
+    await answer(ASK_ONE, false);
     expect(calls(fetchMock, '/api/dca/history/30')).toHaveLength(0);
 
-    confirm.mockReturnValue(true);
     const before = calls(fetchMock, '/api/dca/all_history').length;
     fireEvent.click(screen.getAllByTestId('gh-row-delete')[0]!);
+    await answer(ASK_ONE, true);
     await waitFor(() => expect(screen.getAllByTestId('gh-row')[0]!.getAttribute('data-id')).toBe('29'));
     const del = calls(fetchMock, '/api/dca/history/30');
     expect(del).toHaveLength(1);
@@ -291,10 +297,12 @@ describe('GlobalHistoryPage (/historial-global)', () => {
 
     // The second delete of the same id answers 404: 'No se pudo eliminar: ' + the server's text.
     fireEvent.click(screen.getAllByTestId('gh-row-delete')[0]!);
+    await answer(ASK_ONE, true);
     await waitFor(() => expect(screen.getAllByTestId('gh-row')[0]!.getAttribute('data-id')).toBe('28'));
     responses['/api/dca/history/28'] = () =>
       json({ success: false, error: 'History record not found.' }, 404);
     fireEvent.click(screen.getAllByTestId('gh-row-delete')[0]!);
+    await answer(ASK_ONE, true);
     expect((await screen.findByTestId('gh-error')).textContent).toBe(
       'No se pudo eliminar: History record not found.',
     );
@@ -302,14 +310,12 @@ describe('GlobalHistoryPage (/historial-global)', () => {
 
   it('deletes everything after its confirm and shows page 1; a failure shows the spec text', async () => {
     const { responses } = server(30);
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const { fetchMock } = renderApp(<GlobalHistoryPage />, { user, responses });
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(12));
     fireEvent.click(screen.getByTestId('gh-next'));
     await waitFor(() => expect(screen.getByTestId('gh-page-info').textContent).toBe('Página 2 de 3'));
     fireEvent.click(screen.getByTestId('gh-delete-all'));
-    expect(confirm).toHaveBeenCalledWith('Esto eliminará TODO tu historial. ¿Continuar?');
+    await answer('Esto eliminará TODO tu historial. ¿Continuar?', true);
     expect((await screen.findByTestId('gh-empty')).textContent).toBe('No hay registros.');
     expect(screen.getByTestId('gh-page-info').textContent).toBe('Página 1 de 1');
     const del = calls(fetchMock, '/api/dca/history/delete_all');
@@ -324,6 +330,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     renderApp(<GlobalHistoryPage />, { user, responses: failing.responses });
     await waitFor(() => expect(screen.getAllByTestId('gh-row')).toHaveLength(5));
     fireEvent.click(screen.getAllByTestId('gh-delete-all').at(-1)!);
+    fireEvent.click(await screen.findByTestId('confirm-dialog-ok'));
     expect((await screen.findByTestId('gh-error')).textContent).toBe(
       'No se pudo eliminar el historial completo: Internal server error',
     );

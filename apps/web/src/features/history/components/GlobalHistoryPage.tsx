@@ -1,10 +1,16 @@
-import { HISTORY_PAGE_DEFAULT, type GlobalHistoryRow, type HistoryAggregates } from '@bytx/contract';
+import {
+  HISTORY_MESSAGES,
+  HISTORY_PAGE_DEFAULT,
+  type GlobalHistoryRow,
+  type HistoryAggregates,
+} from '@bytx/contract';
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
 import { useSession, userIdOf } from '../../../shared/session/session';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { csvFileName, downloadText, historyApi, historyCsv } from '../api/history';
 import { fix2 } from './format';
 import { HistoryTable } from './HistoryTable';
@@ -56,8 +62,9 @@ export function GlobalHistoryPage() {
 
   const reload = () => qc.invalidateQueries({ queryKey: ['history'] });
 
+  const [confirm, confirmDialog] = useConfirm();
   const removeRow = async (row: GlobalHistoryRow) => {
-    if (!window.confirm(t('history.confirmDelete'))) return;
+    if (!(await confirm(t('history.confirmDelete'), { danger: true }))) return;
     setBusy(true);
     setActionError(null);
     try {
@@ -71,7 +78,7 @@ export function GlobalHistoryPage() {
   };
 
   const removeAll = async () => {
-    if (!window.confirm(t('history.confirmDeleteAll'))) return;
+    if (!(await confirm(t('history.confirmDeleteAll'), { danger: true }))) return;
     setBusy(true);
     setActionError(null);
     try {
@@ -93,13 +100,18 @@ export function GlobalHistoryPage() {
   const data = rows.data;
   const aggregates: HistoryAggregates | null = aggs.data ?? null;
   const pagePnl = data ? data.history.reduce((s, r) => s + r.pnl_net, 0) : null;
+  // The server's (and the client's) spec text 'No se pudo cargar el historial global', in the user's language.
+  const loadMessage = rows.isError ? errorMessage(rows.error, HISTORY_MESSAGES.loadFailed) : '';
   const loadError = rows.isError
-    ? t('history.errors.load', { message: errorMessage(rows.error, t('history.errors.loadFailed')) })
+    ? t('history.errors.load', {
+        message: loadMessage === HISTORY_MESSAGES.loadFailed ? t('history.errors.loadFailed') : loadMessage,
+      })
     : null;
   const last = aggregates?.daily.at(-1);
 
   return (
     <Stack p="md" gap="md" data-testid="gh-page">
+      {confirmDialog}
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={2} data-testid="gh-title">

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../../../test/renderApp';
 import i18n from '../../../shared/i18n/index';
@@ -7,15 +7,14 @@ import { MoviesSeriesPage } from './MoviesSeriesPage';
 const DENIED = 'Acceso denegado. Solo usuarios autorizados.';
 
 describe('MoviesSeriesPage', () => {
-  let alert: ReturnType<typeof vi.fn>;
   beforeEach(async () => {
     await i18n.changeLanguage('en');
-    alert = vi.fn();
-    vi.stubGlobal('alert', alert);
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('refuses a typed-in visit the server denies: alert, then home', async () => {
+  it('refuses a typed-in visit the server denies: the spec alert in the app dialog, then home', async () => {
+    // The spec's Spanish text, in the Spanish interface.
+    await i18n.changeLanguage('es');
     renderApp(<MoviesSeriesPage />, {
       initialPath: '/peliculas-series',
       user: { id: 'u1', email: 'ana@example.com' },
@@ -23,8 +22,10 @@ describe('MoviesSeriesPage', () => {
         '/api/peliculas-series/access': () => json({ success: false, error: DENIED, message: DENIED }, 403),
       },
     });
-    await waitFor(() => expect(alert).toHaveBeenCalledWith(DENIED));
-    expect(alert).toHaveBeenCalledTimes(1);
+    expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(DENIED);
+    expect(screen.getByTestId('movies-denied').textContent).toBe(DENIED);
+    expect(screen.getByTestId('location').textContent).toBe('/peliculas-series');
+    fireEvent.click(screen.getByTestId('confirm-dialog-ok'));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/'));
     expect(screen.queryByTestId('movies-page')).toBeNull();
   });
@@ -37,7 +38,7 @@ describe('MoviesSeriesPage', () => {
     });
     expect(await screen.findByTestId('movies-page')).toBeTruthy();
     expect(screen.getByText(/placeholder, not real content/)).toBeTruthy();
-    expect(alert).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('confirm-dialog-text')).toBeNull();
     expect(screen.getByTestId('location').textContent).toBe('/peliculas-series');
   });
 });

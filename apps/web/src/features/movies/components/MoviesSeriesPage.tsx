@@ -1,15 +1,16 @@
-import { LOGO_DENIED_MESSAGE } from '@bytx/contract';
 import { Alert, Center, Container, List, Loader, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { checkMoviesAccess } from '../api/access';
 
 /**
  * /peliculas-series: the token-logo area (spec part 1 §2 Forum). Login is checked by the route guard;
  * the allow-list by the server, so a typed-in URL is refused too: the denial is shown and the visitor
- * goes to /. The spec does not show the contents, so the page says so honestly.
+ * goes to / once the denial (the app's own dialog, in the user's language) is closed. The spec does not
+ * show the contents, so the page says so honestly.
  */
 export function MoviesSeriesPage() {
   const { t } = useTranslation();
@@ -22,13 +23,13 @@ export function MoviesSeriesPage() {
     gcTime: 0,
   });
   const denied = useRef(false);
+  const [ask, dialog] = useConfirm();
 
   useEffect(() => {
     if (!access.isError || denied.current) return;
     denied.current = true;
-    window.alert(LOGO_DENIED_MESSAGE);
-    void navigate('/', { replace: true });
-  }, [access.isError, navigate]);
+    void ask(t('movies.denied'), { alert: true }).then(() => navigate('/', { replace: true }));
+  }, [access.isError, navigate, ask, t]);
 
   if (access.isPending) {
     return (
@@ -42,8 +43,9 @@ export function MoviesSeriesPage() {
     return (
       <Container size="sm" py="xl">
         <Alert color="red" variant="light" data-testid="movies-denied">
-          {LOGO_DENIED_MESSAGE}
+          {t('movies.denied')}
         </Alert>
+        {dialog}
       </Container>
     );
   }

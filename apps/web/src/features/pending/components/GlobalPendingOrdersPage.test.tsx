@@ -519,15 +519,17 @@ describe('GlobalPendingOrdersPage', { timeout: 20_000 }, () => {
   });
 
   it('alerts when the drawdowns cannot be refreshed', async () => {
-    const alert = vi.fn();
-    vi.stubGlobal('alert', alert);
+    // The spec's Spanish text, in the Spanish interface, in the app's own dialog.
+    await i18n.changeLanguage('es');
     renderApp(<GlobalPendingOrdersPage />, {
       user,
       responses: responses([btc], {
         '/api/pending/drawdowns/refresh': () => json({ success: false, error: 'boom' }, 500),
       }),
     });
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('No se pudo actualizar drawdowns: boom'));
+    expect((await screen.findByTestId('confirm-dialog-text')).textContent).toBe(
+      'No se pudo actualizar drawdowns: boom',
+    );
     // The row keeps its own drawdown (Spanish separators).
     expect(within(rowOf('b1-1')).getByTestId('gp-cell-drawdown').textContent).toBe('-2,00 %');
   });

@@ -38,6 +38,7 @@ import {
   type PendingActionRequest,
 } from '../../../shared/bots/PendingActions';
 import { useSession, userIdOf } from '../../../shared/session/session';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { pendingApi } from '../api/pending';
 import {
   dateOf,
@@ -92,8 +93,10 @@ export function GlobalPendingOrdersPage() {
     retry: false,
     placeholderData: keepPreviousData,
   });
+  const [notify, notice] = useConfirm();
   useEffect(() => {
-    if (ddQ.isError) window.alert(t('pending.drawdownFailed', { msg: errorMessage(ddQ.error) }));
+    if (ddQ.isError)
+      void notify(t('pending.drawdownFailed', { msg: errorMessage(ddQ.error) }), { alert: true });
     // One alert per failure.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ddQ.errorUpdatedAt]);
@@ -193,6 +196,7 @@ export function GlobalPendingOrdersPage() {
 
   return (
     <Container size="xl" py="md" data-testid="gp-page">
+      {notice}
       {showSplash && (
         <Box
           data-testid="gp-splash"

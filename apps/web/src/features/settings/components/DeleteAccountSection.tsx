@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { ApiError, STORAGE } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
 import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
+import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { deleteAccount, serverError } from '../api/account';
 
 /**
@@ -20,6 +21,7 @@ export function DeleteAccountSection() {
   const [error, setError] = useState<string | null>(null);
   // Deletion needs a recent authentication: the password dialog comes up when the server asks.
   const { run, modal } = useReauth();
+  const [notify, notice] = useConfirm();
 
   const confirm = async () => {
     setBusy(true);
@@ -27,7 +29,8 @@ export function DeleteAccountSection() {
     try {
       setOpen(false);
       await run(deleteAccount);
-      window.alert(t('settings.delete.done'));
+      // The spec's alert, in the app's own dialog: the account is gone, the session ends once it is read.
+      await notify(t('settings.delete.done'), { alert: true });
       const lang = localStorage.getItem(STORAGE.lang);
       await logout();
       localStorage.clear();
@@ -75,6 +78,7 @@ export function DeleteAccountSection() {
         </Group>
       </Modal>
       {modal}
+      {notice}
     </Paper>
   );
 }

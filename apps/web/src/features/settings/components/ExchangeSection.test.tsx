@@ -37,11 +37,11 @@ describe('ExchangeSection', () => {
         },
       },
     });
-    expect(await screen.findByText('❌ No conectado')).toBeTruthy();
+    expect(await screen.findByText('❌ Not connected')).toBeTruthy();
     expect(screen.getByTestId('exchange-not-connected')).toBeTruthy();
     await userEvent.click(screen.getByText('Paper trading (no keys)'));
     await userEvent.click(screen.getByTestId('exchange-connect'));
-    expect(await screen.findByText('✅ Conectado')).toBeTruthy();
+    expect(await screen.findByText('✅ Connected')).toBeTruthy();
     expect(screen.queryByTestId('exchange-not-connected')).toBeNull();
     expect(await screen.findByTestId('exchange-row-binance')).toBeTruthy();
     expect(requestedPaths()).toContain('/api/conectar_exchange');
@@ -52,7 +52,7 @@ describe('ExchangeSection', () => {
       user,
       responses: { '/api/estado_conexion': () => status() },
     });
-    await screen.findByText('❌ No conectado');
+    await screen.findByText('❌ Not connected');
     await userEvent.type(screen.getByTestId('exchange-api-key'), 'only-a-key');
     await userEvent.click(screen.getByTestId('exchange-connect'));
     expect((await screen.findByTestId('exchange-note')).textContent).toBe(
@@ -70,7 +70,7 @@ describe('ExchangeSection', () => {
         '/api/conectar_exchange': () => answer(),
       },
     });
-    await screen.findByText('❌ No conectado');
+    await screen.findByText('❌ Not connected');
     await userEvent.type(screen.getByTestId('exchange-api-key'), 'k');
     await userEvent.type(screen.getByTestId('exchange-api-secret'), 's');
     await userEvent.click(screen.getByTestId('exchange-connect'));
@@ -94,7 +94,7 @@ describe('ExchangeSection', () => {
           json({ success: true, exchange: 'binance', mode: 'live', message: 'ok', withdraw_check: check }),
       },
     });
-    await screen.findByText('❌ No conectado');
+    await screen.findByText('❌ Not connected');
     await userEvent.type(screen.getByTestId('exchange-api-key'), 'k');
     await userEvent.type(screen.getByTestId('exchange-api-secret'), 's');
     await userEvent.click(screen.getByTestId('exchange-connect'));

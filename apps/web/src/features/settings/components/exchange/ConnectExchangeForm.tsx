@@ -106,7 +106,7 @@ export function ConnectExchangeForm() {
               data-testid="exchange-badge"
               data-connected={connected ? 'true' : 'false'}
             >
-              {connected ? '✅ Conectado' : '❌ No conectado'}
+              {t(connected ? 'settings.exchange.connectedMark' : 'settings.exchange.notConnectedMark')}
             </Badge>
           )}
         </Group>
