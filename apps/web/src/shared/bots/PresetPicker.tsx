@@ -40,11 +40,14 @@ export function PresetPicker({
               type="button"
               onClick={() => onPick(key)}
               aria-pressed={on}
-              aria-labelledby={`${id}-${key}`}
-              aria-describedby={`${id}-${key}-figures`}
+              // Named by all it shows, the name and the figures (WCAG 2.5.3 label in name).
               data-testid={`${testId}-${key}`}
               style={{
-                border: `1px solid ${on ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-border)'}`,
+                borderWidth: 1,
+                borderStyle: 'solid',
+                borderColor: on
+                  ? 'var(--mantine-primary-color-filled)'
+                  : 'var(--mantine-color-default-border)',
                 borderRadius: 'var(--mantine-radius-md)',
                 padding: '4px 8px',
                 background: on ? 'var(--mantine-primary-color-light)' : undefined,

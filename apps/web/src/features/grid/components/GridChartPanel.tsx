@@ -1,4 +1,4 @@
-import { Alert, Badge, Group, Loader, Paper, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo } from 'react';
@@ -134,7 +134,9 @@ export function GridChartPanel({
   return (
     <Paper withBorder p="md" data-testid="grid-chart">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>{ready ? symbol : t('grid.chart.title')}</Title>
+        <Title order={2} size="h4">
+          {ready ? symbol : t('grid.chart.title')}
+        </Title>
         {bot && (
           <Badge
             color={bot.pnl_quote >= 0 ? 'green' : 'red'}
@@ -147,9 +149,16 @@ export function GridChartPanel({
         )}
       </Group>
       {!ready ? (
-        <Text c="dimmed" ta="center" py={160} data-testid="grid-chart-empty">
-          {t('grid.chart.empty')}
-        </Text>
+        // The page explains itself before a pair is picked (issue 40 pt 3): the spec's line, then what a
+        // grid does and where to start.
+        <Stack align="center" gap="sm" py={120} px="md">
+          <Text c="dimmed" ta="center" data-testid="grid-chart-empty">
+            {t('grid.chart.empty')}
+          </Text>
+          <Text size="sm" ta="center" maw={520} data-testid="grid-intro">
+            {t('grid.intro')}
+          </Text>
+        </Stack>
       ) : candles.isError ? (
         <Alert color="red">{t('grid.chart.failed', { symbol })}</Alert>
       ) : (
