@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('Token purchase on the embedded chain', () => {
 
     // Buy Now with 100 USDT: approve → wait → buy → wait → success.
     await page.getByTestId('token-amount').fill('100');
-    await expect.poll(() => page.getByTestId('token-estimate').textContent()).toContain('50000 BYTX');
+    await expect.poll(() => page.getByTestId('token-estimate').textContent()).toContain('50,000 BYTX');
     await page.getByTestId('token-buy').click();
     await page.getByTestId('token-steps').waitFor();
     const success = page.getByTestId('token-success');

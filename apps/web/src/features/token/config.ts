@@ -1,3 +1,5 @@
+import { currentLocale, formatUpTo } from '../../shared/ui/numbers';
+
 /** Token sale constants of spec part 1 §2 and §9. */
 export const TOKEN_SALE = {
   symbol: 'BYTX',
@@ -26,11 +28,11 @@ export function estimatedTokens(amount: number): number {
 /** The first 120 characters of a message, as the spec's purchase errors show it. */
 export const first120 = (message: string) => message.slice(0, 120);
 
-/** A balance for display: at most 4 decimals, thousands separated. */
-export const formatAmount = (value: string | number, decimals = 4) => {
+/** A balance for display: at most 4 decimals, thousands separated (the user's separators). */
+export const formatAmount = (value: string | number, decimals = 4, locale = currentLocale()) => {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return String(value);
-  return n.toLocaleString('en-US', { maximumFractionDigits: decimals });
+  return formatUpTo(locale, n, decimals);
 };
 
 /** ethers' code for a provider whose network cannot be reached (the spec's 'could not detect network'). */

@@ -81,7 +81,7 @@ describe('BuyTokenModal', () => {
     await user.click(screen.getByTestId('token-buy'));
     expect(screen.getByTestId('token-error').textContent).toBe('Enter a valid amount');
     await user.type(screen.getByTestId('token-amount'), '10');
-    expect(screen.getByTestId('token-estimate').textContent).toContain('5000 BYTX');
+    expect(screen.getByTestId('token-estimate').textContent).toContain('5,000 BYTX');
     // A valid amount without a browser wallet.
     await user.click(screen.getByTestId('token-buy'));
     expect(screen.getByTestId('token-error').textContent).toBe('MetaMask not detected');

@@ -162,7 +162,10 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
   return (
     <Stack gap="sm">
       <Text size="sm" data-testid="token-price">
-        {t('token.estimatedPrice', { price: TOKEN_SALE.estimatedPrice, symbol: TOKEN_SALE.symbol })}
+        {t('token.estimatedPrice', {
+          price: formatAmount(TOKEN_SALE.estimatedPrice, 6),
+          symbol: TOKEN_SALE.symbol,
+        })}
       </Text>
       <div>
         <Text size="sm" fw={500} mb={4}>
@@ -187,7 +190,10 @@ function BuyTokenPanel({ ownerAddress }: { ownerAddress?: string | null }) {
         data-testid="token-amount"
       />
       <Text size="sm" c="dimmed" data-testid="token-estimate">
-        {t('token.youReceive', { tokens: estimatedTokens(parsed), symbol: TOKEN_SALE.symbol })}
+        {t('token.youReceive', {
+          tokens: formatAmount(estimatedTokens(parsed), 6),
+          symbol: TOKEN_SALE.symbol,
+        })}
       </Text>
       <Group grow>
         <WalletButton wallet={wallet} onError={setError} testIdPrefix="token" />
