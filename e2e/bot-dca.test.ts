@@ -69,11 +69,24 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     await suggestion.click();
     await expect.poll(() => pair.inputValue()).toBe('BTC/USDT');
 
-    await page.getByTestId('dca-amount').fill('20');
-    await page.getByTestId('dca-tp').fill('1');
-    await page.getByTestId('dca-sep').fill('1');
-    await page.getByTestId('dca-os').fill('3');
-    await page.getByTestId('dca-start').click();
+    // A preset fills the four figures (issue 40 pt 3): Aggressive, then Balanced (the spec's defaults,
+    // which the ladder below counts on), each button showing its figures; then Enter in a field starts.
+    const figures = async () =>
+      Promise.all(['amount', 'tp', 'sep', 'os'].map((f) => page.getByTestId(`dca-${f}`).inputValue()));
+    await page.getByTestId('dca-presets-aggressive').click();
+    await expect.poll(figures).toEqual(['50', '0.6', '0.5', '8']);
+    const balanced = page.getByTestId('dca-presets-balanced');
+    await expect.poll(() => balanced.textContent()).toBe('Balanced20 USDT · TP 1 % · Sep. 1 % · 3 OS');
+    await balanced.click();
+    await expect.poll(figures).toEqual(['20', '1', '1', '3']);
+    await expect.poll(() => balanced.getAttribute('aria-pressed')).toBe('true');
+    // The figures have their help as their accessible description.
+    const helpId = (await page.getByTestId('dca-tp').getAttribute('aria-describedby')) ?? '';
+    await expect
+      .poll(() => page.locator(`[id="${helpId}"]`).textContent())
+      .toContain('Take profit, in percent');
+    await page.getByTestId('dca-amount').focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Bot started successfully').waitFor({ timeout: 20_000 });
 
     const row = page.getByTestId('dca-bot-row').filter({ hasText: 'BTC/USDT' });
