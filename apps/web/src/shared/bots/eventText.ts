@@ -1,4 +1,4 @@
-import type { i18n as I18n, TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { fmtFigure } from './figures';
 
 /**
@@ -10,9 +10,15 @@ import { fmtFigure } from './figures';
  * `base`, …) from `bots.events.values`. A code no catalog names becomes a generic line, the code's
  * words and each value named ("Base filled: fee 0.01976298 · qty 0.001"), never JSON.
  */
+/** What of i18next a sentence needs: whether a key exists, and the language (for the numbers). */
+export interface EventI18n {
+  exists: (key: string) => boolean;
+  language: string;
+}
+
 export function eventSentence(
   t: TFunction,
-  i18n: Pick<I18n, 'exists' | 'language'>,
+  i18n: EventI18n,
   namespaces: readonly string[],
   code: string,
   params: unknown,
@@ -47,7 +53,7 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 /** Values a sentence interpolates: every param a readable string (see `eventSentence`). */
 export function eventValues(
   t: TFunction,
-  i18n: Pick<I18n, 'exists'>,
+  i18n: Pick<EventI18n, 'exists'>,
   params: unknown,
   locale: string,
 ): Record<string, string> {
@@ -65,14 +71,14 @@ export function eventValues(
 
 function valueText(
   t: TFunction,
-  i18n: Pick<I18n, 'exists'>,
+  i18n: Pick<EventI18n, 'exists'>,
   key: string,
   v: unknown,
   locale: string,
 ): string {
   if (v === null || v === undefined) return '';
-  // Identifiers (lot_id, clientOrderId, trip) are names, not amounts: no separators.
-  const isId = /(?:^|_)id$|Id$|^trip$|^seq$/.test(key);
+  // Identifiers (lot_id, clientOrderId, trip, an exchange error code) are names, not amounts: no separators.
+  const isId = /(?:^|_)id$|Id$|^trip$|^seq$|^code$/.test(key);
   if (typeof v === 'boolean') return t(v ? 'bots.events.values.on' : 'bots.events.values.off');
   if (key === 'enabled' && (v === 0 || v === 1 || v === '0' || v === '1')) {
     return t(Number(v) === 1 ? 'bots.events.values.on' : 'bots.events.values.off');
