@@ -1,4 +1,4 @@
-import { SimpleGrid, Text, UnstyledButton } from '@mantine/core';
+import { Text, UnstyledButton } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRESET_KEYS, type PresetKey } from './presets';
@@ -31,7 +31,9 @@ export function PresetPicker({
       <Text id={`${id}-hint`} size="xs" c="dimmed" mb={4}>
         {t('bots.presets.hint')}
       </Text>
-      <SimpleGrid cols={3} spacing={6}>
+      {/* Three across where each fits (about 120 px, the longest name); fewer per line in a narrow
+          column (the grid page's settings) or on a phone, rather than overflowing. */}
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
         {PRESET_KEYS.map((key) => {
           const on = active === key;
           return (
@@ -50,6 +52,7 @@ export function PresetPicker({
                   : 'var(--mantine-color-default-border)',
                 borderRadius: 'var(--mantine-radius-md)',
                 padding: '4px 8px',
+                flex: '1 1 120px',
                 background: on ? 'var(--mantine-primary-color-light)' : undefined,
               }}
             >
@@ -62,7 +65,7 @@ export function PresetPicker({
             </UnstyledButton>
           );
         })}
-      </SimpleGrid>
+      </div>
     </div>
   );
 }

@@ -359,6 +359,7 @@ export function DashboardPage() {
           <NativeSelect
             label={t('classic-dca.form.tpVnc')}
             description={t('classic-dca.help.tpVnc')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             value={String(tpVncNew)}
             onChange={(e) => setTpVncNew(Number(e.currentTarget.value))}
             data={TP_VNC_OPTIONS.map((v) => ({ value: String(v), label: `${v} %` }))}
