@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 export function ErrorPage() {
   return (
     <div style={{ padding: 32, fontFamily: 'system-ui, sans-serif' }}>
-      <h2>Unexpected Application Error!</h2>
+      <h1>Unexpected Application Error!</h1>
     </div>
   );
 }

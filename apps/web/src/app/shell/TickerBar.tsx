@@ -98,6 +98,10 @@ export function TickerBar() {
       <div
         ref={scroller}
         data-testid="ticker-scroll"
+        // A region that scrolls sideways: focusable, so the arrow keys scroll it (WCAG 2.1.1).
+        tabIndex={0}
+        role="region"
+        aria-label={t('shell.ticker.label')}
         style={{
           flex: 1,
           overflowX: 'auto',

@@ -93,7 +93,7 @@ export function BotScreenHead({
     <Container size="xl" py="md">
       <style>{pulseCss(screen.ids.prefix)}</style>
       <BotNav {...(activeNav ? { active: activeNav } : {})} />
-      <Title order={2} mb="md">
+      <Title order={1} size="h2" mb="md">
         {title}
       </Title>
       {children}
@@ -146,7 +146,9 @@ export function ActiveBotsList({
   const { t } = useTranslation();
   return (
     <>
-      <Title order={4}>{t('bots.row.title')}</Title>
+      <Title order={2} size="h4">
+        {t('bots.row.title')}
+      </Title>
       {count === 0 && <Text c="dimmed">{t('bots.row.none')}</Text>}
       {children}
       <Pager page={page} pages={pages} onPage={onPage} />

@@ -63,7 +63,8 @@ function Row({
       onClick={() => onPick(level.price)}
       tabIndex={tabStop ? 0 : -1}
       data-roving
-      aria-label={t('trading.book.pick', { price })}
+      // Named by what it shows (price and amount, WCAG 2.5.3 label in name); what a click does, as a hint.
+      title={t('trading.book.pick', { price })}
       px={6}
       py={1}
       data-testid={`trade-book-${side}`}
@@ -126,7 +127,7 @@ export function OrderBook({
 
   return (
     <Paper withBorder p="sm" data-testid="trade-book" h="100%">
-      <Title order={5} mb={4}>
+      <Title order={2} size="h5" mb={4}>
         {t('trading.book.title')}
       </Title>
       <Group justify="space-between" px={6} mb={2} wrap="nowrap" gap={4}>

@@ -207,7 +207,7 @@ export function TradingScreen({ market, renderExtras }: TradingScreenProps) {
 
   // --- render --------------------------------------------------------------------------------------
   const title = (
-    <Title order={2} data-testid="trade-title">
+    <Title order={1} size="h2" data-testid="trade-title">
       {t(`trading.title.${market}`)}
     </Title>
   );

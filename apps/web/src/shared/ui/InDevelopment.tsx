@@ -6,7 +6,9 @@ export function InDevelopment({ title }: { title: string }) {
   const { t } = useTranslation();
   return (
     <Container size="md" py="xl">
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
       <Text c="dimmed" mt="sm">
         {t('common.inDevelopment')}
       </Text>

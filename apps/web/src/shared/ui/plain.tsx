@@ -32,7 +32,10 @@ function variantVars(prefix: string, variant: Variant, color: Color): Record<str
   const border = rem(1);
   switch (variant) {
     case 'filled':
-      return { [`--${prefix}-color`]: 'var(--mantine-color-white)' };
+      // The theme's autoContrast (shared/ui/theme.ts): black on the primary yellow, as Mantine's Button.
+      return {
+        [`--${prefix}-color`]: c === PRIMARY ? 'var(--mantine-color-black)' : 'var(--mantine-color-white)',
+      };
     case 'light':
       return {
         [`--${prefix}-bg`]: `var(--mantine-color-${c}-light)`,

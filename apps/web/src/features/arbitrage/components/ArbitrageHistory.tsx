@@ -35,7 +35,7 @@ export function ArbitrageHistory({
   );
   return (
     <Paper withBorder p="md" data-testid="arb-history">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         {t('arbitrage.history.title')}
       </Title>
       <Stack mb="sm">

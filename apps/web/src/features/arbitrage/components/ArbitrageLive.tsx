@@ -27,7 +27,7 @@ export function ArbitrageLive({ bot }: { bot: ArbitrageBotView | null }) {
   if (!bot) {
     return (
       <Paper withBorder p="md" data-testid="arb-live">
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           {t('arbitrage.live.title')}
         </Title>
         <Text c="dimmed" size="sm" data-testid="arb-live-none">
@@ -41,7 +41,7 @@ export function ArbitrageLive({ bot }: { bot: ArbitrageBotView | null }) {
   const waiting = parseWaiting(bot.waiting);
   return (
     <Paper withBorder p="md" data-testid="arb-live">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         {t('arbitrage.live.title')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">

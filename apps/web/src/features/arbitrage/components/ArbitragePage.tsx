@@ -116,7 +116,9 @@ export function ArbitragePage() {
   return (
     <Container fluid py="md" data-testid="arb-page">
       <BotNav active="arbitrage" />
-      <Title order={2}>{t('arbitrage.title')}</Title>
+      <Title order={1} size="h2">
+        {t('arbitrage.title')}
+      </Title>
       <Text c="dimmed" mb="md">
         {t('arbitrage.subtitle', { symbol: ARBITRAGE_SYMBOL })}
       </Text>

@@ -13,13 +13,14 @@ export function LoginPage() {
   return (
     <Container size={420} py="xl">
       <Paper withBorder p="lg" radius="md">
-        <Title order={2} mb="md">
+        <Title order={1} size="h2" mb="md">
           {t('auth.login.title')}
         </Title>
         <LoginForm idPrefix="login" onDone={() => void navigate('/')} />
         <Text size="sm" mt="md">
           {t('auth.login.noAccount')}{' '}
-          <Anchor component={Link} to="/registro">
+          {/* Underlined: in a sentence, colour alone does not mark a link (WCAG 1.4.1). */}
+          <Anchor component={Link} to="/registro" underline="always">
             {t('auth.login.signUp')}
           </Anchor>
         </Text>

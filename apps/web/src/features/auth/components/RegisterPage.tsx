@@ -29,7 +29,9 @@ function LockedOverlay() {
   return (
     <Overlay backgroundOpacity={0.85} blur={3} center zIndex={150} data-testid="register-locked">
       <Paper withBorder p="xl" radius="md" maw={460} ta="center">
-        <Title order={3}>{t('auth.register.lockedTitle')}</Title>
+        <Title order={2} size="h3">
+          {t('auth.register.lockedTitle')}
+        </Title>
         <Text mt="sm">{t('auth.register.lockedText')}</Text>
         <Group justify="center" mt="lg">
           <Button component={Link} to="/login" data-testid="register-locked-login">
@@ -128,7 +130,7 @@ export function RegisterPage() {
       {config.data && !config.data.registrationOpen && <LockedOverlay />}
       <Container size={440} py="xl">
         <Paper withBorder p="lg" radius="md">
-          <Title order={2} mb="md">
+          <Title order={1} size="h2" mb="md">
             {t('auth.register.title')}
           </Title>
           {step === 1 ? (

@@ -27,7 +27,9 @@ export function ChartPanel({ points, loading }: { points: EarningsHistoryPoint[]
   return (
     <Paper withBorder p="md" radius="md" data-testid="earnings-chart-panel">
       <Group justify="space-between" mb="xs">
-        <Title order={4}>{t('earnings.chart.title')}</Title>
+        <Title order={2} size="h4">
+          {t('earnings.chart.title')}
+        </Title>
         <Button
           size="xs"
           variant="light"

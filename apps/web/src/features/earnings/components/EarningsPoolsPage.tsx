@@ -42,7 +42,9 @@ export function EarningsPoolsPage() {
     return (
       <Container size="sm" py="xl">
         <Paper withBorder p="lg" radius="md" data-testid="earnings-tab-notice">
-          <Title order={3}>{t('earnings.title')}</Title>
+          <Title order={1} size="h3">
+            {t('earnings.title')}
+          </Title>
           <Text mt="sm">{t('earnings.tab.notice')}</Text>
           <Button component={Link} to="/" mt="md" data-testid="earnings-tab-home">
             {t('earnings.tab.home')}
@@ -134,7 +136,9 @@ function EarningsPools() {
 
   return (
     <Container size="lg" py="md" data-testid="earnings-page">
-      <Title order={2}>{t('earnings.title')}</Title>
+      <Title order={1} size="h2">
+        {t('earnings.title')}
+      </Title>
       <Text c="dimmed" size="sm" mt={4}>
         {t('earnings.intro')}
       </Text>

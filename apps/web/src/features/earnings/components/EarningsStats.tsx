@@ -53,7 +53,9 @@ export function EarningsStats({ data, updatedAt }: { data: EarningsResponse; upd
   return (
     <Paper withBorder p="md" radius="md" data-testid="earnings-stats">
       <Group justify="space-between" mb="xs">
-        <Title order={4}>{t('earnings.stats.title')}</Title>
+        <Title order={2} size="h4">
+          {t('earnings.stats.title')}
+        </Title>
         <Badge variant="light" color="gray">
           {t('earnings.stats.refresh')}
         </Badge>

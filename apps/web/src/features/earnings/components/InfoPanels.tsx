@@ -16,7 +16,7 @@ export function InfoPanels({ info }: { info: ChainInfo | undefined }) {
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }}>
       <Paper withBorder p="md" radius="md" data-testid="earnings-links">
-        <Title order={5} mb="xs">
+        <Title order={2} size="h5" mb="xs">
           {t('earnings.links.title')}
         </Title>
         <Stack gap={6}>
@@ -38,7 +38,7 @@ export function InfoPanels({ info }: { info: ChainInfo | undefined }) {
         </Stack>
       </Paper>
       <Paper withBorder p="md" radius="md" data-testid="earnings-howto">
-        <Title order={5} mb="xs">
+        <Title order={2} size="h5" mb="xs">
           {t('earnings.howTo.title')}
         </Title>
         <List type="ordered" size="sm" spacing={4}>
@@ -48,7 +48,7 @@ export function InfoPanels({ info }: { info: ChainInfo | undefined }) {
         </List>
       </Paper>
       <Paper withBorder p="md" radius="md" data-testid="earnings-security">
-        <Title order={5} mb="xs">
+        <Title order={2} size="h5" mb="xs">
           {t('earnings.security.title')}
         </Title>
         <List size="sm" spacing={4}>

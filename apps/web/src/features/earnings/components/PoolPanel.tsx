@@ -12,7 +12,7 @@ export function PoolPanel({ pool }: { pool: PoolStateResponse | undefined }) {
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="earnings-pool">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         {t('earnings.pool.title')}
       </Title>
       <SimpleGrid cols={2} mb="sm">

@@ -76,7 +76,7 @@ export function StakingPanel({
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="earnings-staking">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         {t('earnings.staking.title')}
       </Title>
       <Stack gap="xs">

@@ -99,7 +99,9 @@ export function WalletLookup({
   return (
     <Paper withBorder p="md" radius="md" data-testid="earnings-lookup">
       <Group justify="space-between" mb="xs">
-        <Title order={4}>{t('earnings.lookup.title')}</Title>
+        <Title order={2} size="h4">
+          {t('earnings.lookup.title')}
+        </Title>
         <Group gap={6} data-testid="earnings-indicator" data-connected={connectedAddress ? 'true' : 'false'}>
           <Box
             w={10}
@@ -120,7 +122,8 @@ export function WalletLookup({
       <Stack gap="xs">
         <Group align="flex-end" gap="xs" wrap="nowrap">
           <TextInput
-            style={{ flex: 1 }}
+            // minWidth 0: the field gives way on a phone, not the button beside it.
+            style={{ flex: 1, minWidth: 0 }}
             label={t('earnings.lookup.address')}
             placeholder={t('earnings.lookup.placeholder')}
             value={input}

@@ -41,7 +41,9 @@ export function ForumPage() {
       <Group gap="md" mb="md">
         <TokenLogo />
         <div>
-          <Title order={1} size="h2">{t('forum.title')}</Title>
+          <Title order={1} size="h2">
+            {t('forum.title')}
+          </Title>
           <Text c="dimmed" size="sm">
             {t('forum.subtitle')}
           </Text>

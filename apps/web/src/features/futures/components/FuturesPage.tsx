@@ -12,7 +12,9 @@ function FuturesInDevelopment() {
   return (
     <Container size="sm" py="xl">
       <Stack gap="md" data-testid="futures-in-development">
-        <Title order={2}>{t('futures.title')}</Title>
+        <Title order={1} size="h2">
+          {t('futures.title')}
+        </Title>
         <Alert color="yellow" variant="light" title={t('futures.devTitle')}>
           {t('futures.devBody')}
         </Alert>

@@ -206,7 +206,9 @@ export function PositionPanel({
   return (
     <Card withBorder padding="sm" data-testid="futures-positions">
       <Stack gap="xs">
-        <Title order={5}>{t('futures.position.title')}</Title>
+        <Title order={2} size="h5">
+          {t('futures.position.title')}
+        </Title>
         {body}
       </Stack>
       <Modal

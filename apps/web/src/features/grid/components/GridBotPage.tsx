@@ -98,7 +98,7 @@ export function GridBotPage() {
   return (
     <Container fluid py="md" data-testid="grid-page">
       <BotNav active="grid" />
-      <Title order={2} mb="md">
+      <Title order={1} size="h2" mb="md">
         {t('grid.title')}
       </Title>
       <Grid gap="md">

@@ -62,7 +62,7 @@ export function GridDataPanel({
   );
   return (
     <Paper withBorder p="md" data-testid="grid-data">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         {t('grid.data.title')}
       </Title>
       <Tabs value={tab} onChange={setTab} keepMounted={false}>

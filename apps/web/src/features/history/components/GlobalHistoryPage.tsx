@@ -114,7 +114,7 @@ export function GlobalHistoryPage() {
       {confirmDialog}
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2} data-testid="gh-title">
+          <Title order={1} size="h2" data-testid="gh-title">
             {t('history.title')}
           </Title>
           <Text c="dimmed" size="sm" data-testid="gh-user">
@@ -183,7 +183,7 @@ export function GlobalHistoryPage() {
       </Grid>
 
       <Paper withBorder p="sm">
-        <Title order={4} mb="xs">
+        <Title order={2} size="h4" mb="xs">
           {t('history.chart.title')}
         </Title>
         {aggregates && aggregates.daily.length === 0 && (

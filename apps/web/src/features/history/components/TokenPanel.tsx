@@ -20,7 +20,7 @@ export function TokenPanel({ tokens, loading }: { tokens: HistoryTokenTotal[]; l
   const hidden = tokens.length - HISTORY_TOKENS_SHOWN;
   return (
     <Paper withBorder p="sm" data-testid="gh-tokens">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         {t('history.tokens.title')}
       </Title>
       {loading && tokens.length === 0 && <Text size="sm">{t('history.table.loading')}</Text>}

@@ -47,7 +47,7 @@ export function LandingPage() {
         <PlainGrid12>
           {FEATURES.map((key) => (
             <PlainCard key={key} data-testid={`landing-feature-${key}`}>
-              <PlainTitle order={3} size="h4" style={{ marginBottom: 'var(--mantine-spacing-xs)' }}>
+              <PlainTitle order={2} size="h4" style={{ marginBottom: 'var(--mantine-spacing-xs)' }}>
                 {t(`landing.features.${key}.title`)}
               </PlainTitle>
               <PlainText size="sm">{t(`landing.features.${key}.body`)}</PlainText>

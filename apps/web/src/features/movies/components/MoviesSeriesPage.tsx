@@ -53,7 +53,9 @@ export function MoviesSeriesPage() {
   const items = t('movies.placeholderItems', { returnObjects: true }) as string[];
   return (
     <Container size="md" py="lg" data-testid="movies-page">
-      <Title order={2}>{t('movies.title')}</Title>
+      <Title order={1} size="h2">
+        {t('movies.title')}
+      </Title>
       <Text mt="sm">{t('movies.intro')}</Text>
       <Alert variant="light" color="yellow" mt="md" title={t('movies.placeholderTitle')}>
         {t('movies.placeholderNote')}

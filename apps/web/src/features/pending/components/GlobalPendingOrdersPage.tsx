@@ -232,7 +232,7 @@ export function GlobalPendingOrdersPage() {
 
       <Group justify="space-between" mb="md" wrap="wrap">
         <div>
-          <Title order={2} data-testid="gp-title">
+          <Title order={1} size="h2" data-testid="gp-title">
             {t('pending.title')}
           </Title>
           <Text size="sm" c="dimmed">

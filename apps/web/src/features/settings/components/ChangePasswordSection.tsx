@@ -67,7 +67,9 @@ export function ChangePasswordSection() {
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-password">
-      <Title order={4}>{t('settings.password.title')}</Title>
+      <Title order={2} size="h4">
+        {t('settings.password.title')}
+      </Title>
       <form onSubmit={(e) => void submit(e)}>
         <Stack gap="xs" mt="sm" maw={360}>
           <PasswordInput

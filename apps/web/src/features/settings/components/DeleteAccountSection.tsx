@@ -52,7 +52,9 @@ export function DeleteAccountSection() {
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-delete">
-      <Title order={4}>{t('settings.delete.title')}</Title>
+      <Title order={2} size="h4">
+        {t('settings.delete.title')}
+      </Title>
       <Text size="sm" c="dimmed" mt={4}>
         {t('settings.delete.intro')}
       </Text>

@@ -10,11 +10,15 @@ export function ExchangeSection() {
     <Paper withBorder p="md" radius="md" data-testid="exchange-section">
       <Stack gap="lg">
         <Stack gap="sm">
-          <Title order={3}>{t('settings.exchange.title')}</Title>
+          <Title order={2} size="h3">
+            {t('settings.exchange.title')}
+          </Title>
           <ConnectExchangeForm />
         </Stack>
         <Stack gap="sm">
-          <Title order={4}>{t('settings.exchange.connectedTitle')}</Title>
+          <Title order={3} size="h4">
+            {t('settings.exchange.connectedTitle')}
+          </Title>
           <ConnectedExchangesList />
         </Stack>
       </Stack>

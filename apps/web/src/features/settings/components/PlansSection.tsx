@@ -86,7 +86,9 @@ export function PlansSection() {
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-plans">
-      <Title order={4}>{t('settings.plans.title')}</Title>
+      <Title order={2} size="h4">
+        {t('settings.plans.title')}
+      </Title>
       <Text size="sm" c="dimmed" mt={4}>
         {t('settings.plans.intro')} {t('settings.plans.duration')}
       </Text>

@@ -33,7 +33,9 @@ export function SessionsSection() {
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-sessions">
-      <Title order={4}>{t('settings.sessions.title')}</Title>
+      <Title order={2} size="h4">
+        {t('settings.sessions.title')}
+      </Title>
       <Text size="sm" c="dimmed" mt={4}>
         {t('settings.sessions.intro')}
       </Text>

@@ -27,7 +27,9 @@ export function SettingsPage() {
 
   return (
     <Container size="md" py="md">
-      <Title order={2}>{t('settings.title')}</Title>
+      <Title order={1} size="h2">
+        {t('settings.title')}
+      </Title>
       <Stack gap="lg" mt="md">
         <ExchangeSection />
         <TwoFactorSection />

@@ -119,7 +119,9 @@ export function TwoFactorSection() {
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-2fa">
       <Group justify="space-between">
-        <Title order={4}>{t('settings.twofa.title')}</Title>
+        <Title order={2} size="h4">
+          {t('settings.twofa.title')}
+        </Title>
         <Badge color={has2FA ? 'green' : 'gray'} data-testid="2fa-status">
           {has2FA ? t('settings.twofa.on') : t('settings.twofa.off')}
         </Badge>

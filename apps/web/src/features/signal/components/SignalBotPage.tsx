@@ -83,7 +83,9 @@ export function SignalBotPage() {
   return (
     <Container fluid py="md" data-testid="signal-page">
       <BotNav active="signal" />
-      <Title order={2}>{t('signal.title')}</Title>
+      <Title order={1} size="h2">
+        {t('signal.title')}
+      </Title>
       <Text c="dimmed" mb="md" maw={900}>
         {t('signal.intro')}
       </Text>
@@ -96,7 +98,9 @@ export function SignalBotPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
           <Stack gap="md" data-testid="signal-bots">
-            <Title order={4}>{t('signal.list.title')}</Title>
+            <Title order={2} size="h4">
+              {t('signal.list.title')}
+            </Title>
             <RealisedLine testPrefix="signal" realised={realised} />
             {bots.isError && (
               <Alert color="red" data-testid="signal-list-error">

@@ -17,7 +17,9 @@ export function SpotPage() {
   return (
     <Container size="sm" py="xl">
       <Stack gap="md" data-testid="spot-in-development">
-        <Title order={2}>{t('spot.title')}</Title>
+        <Title order={1} size="h2">
+          {t('spot.title')}
+        </Title>
         <Alert color="yellow" variant="light" title={t('spot.devTitle')}>
           {t('spot.devBody')}
         </Alert>

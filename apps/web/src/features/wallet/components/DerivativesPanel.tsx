@@ -21,7 +21,9 @@ export function DerivativesPanel({ data }: { data: DerivativesWalletResponse | u
   return (
     <Card withBorder data-testid="wallet-derivatives">
       <Stack gap="xs">
-        <Title order={4}>{t('wallet.derivatives.title')}</Title>
+        <Title order={2} size="h4">
+          {t('wallet.derivatives.title')}
+        </Title>
         <Group gap="xs" data-testid="wallet-derivatives-balances">
           {coins.length === 0 && <Text c="dimmed">{t('wallet.derivatives.empty')}</Text>}
           {coins.map(([coin, total]) => (

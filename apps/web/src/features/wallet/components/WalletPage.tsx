@@ -154,7 +154,9 @@ function Wallet() {
         <Group justify="space-between" align="flex-end">
           <Stack gap={2}>
             <Group gap="xs">
-              <Title order={2}>{t('wallet.title')}</Title>
+              <Title order={1} size="h2">
+                {t('wallet.title')}
+              </Title>
               {paper && (
                 <Badge color="orange" variant="filled" data-testid="wallet-paper-badge">
                   {t('wallet.paper')}
