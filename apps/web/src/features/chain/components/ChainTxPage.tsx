@@ -48,7 +48,9 @@ export function ChainTxPage() {
 
   return (
     <Container size="md" py="md" data-testid="chain-tx-page">
-      <Title order={2}>{t('chain.tx.title')}</Title>
+      <Title order={1} size="h2">
+        {t('chain.tx.title')}
+      </Title>
       <Text c="dimmed" size="sm" mt={4}>
         {t('chain.tx.subtitle')}
       </Text>
@@ -99,7 +101,9 @@ export function ChainTxPage() {
               </Table.Tbody>
             </Table>
           </Paper>
-          <Title order={4}>{t('chain.tx.events')}</Title>
+          <Title order={2} size="h4">
+            {t('chain.tx.events')}
+          </Title>
           {d.events.length === 0 ? (
             <Text c="dimmed" size="sm">
               {t('chain.tx.noEvents')}
