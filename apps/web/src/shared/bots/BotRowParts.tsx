@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Group, Menu, Stack, Text, TextInput } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Alert, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotProblem } from '@bytx/contract';
 import { fmtMoney, fmtPct, profitPct, runtimeKey, runtimeParts } from './figures';
@@ -7,6 +7,7 @@ import { pnlColor } from './format';
 import { secondsLeft, type SlTpEdit, type SlTpField } from './hooks';
 import { fmtPrice, type SlTpProblem } from './slTp';
 import type { BotScreen } from './screen';
+import type { RowAction } from './RowMenuPart';
 import { tid } from './testIds';
 
 interface RowBot {
@@ -207,19 +208,17 @@ export function BotFiguresLine({
   );
 }
 
-/** One entry of a row's actions menu; `danger` ones (Stop) come last, in red, after a divider. */
-export interface RowAction {
-  name: string;
-  label: string;
-  onClick: () => void;
-  danger?: boolean;
-  disabled?: boolean;
-}
+export type { RowAction } from './RowMenuPart';
+
+const RowMenuPart = lazy(() => import('./RowMenuPart'));
+/** Asks for the menu's chunk ahead of the click (pointer over the button, focus on it). */
+const preloadRowMenu = () => void import('./RowMenuPart');
 
 /**
  * A row's actions in one menu (issue 40 pt 3: rows were walls of buttons). The button reads 'Actions';
  * each item keeps the test id its button had (`<testId>`), so a test opens the menu, then clicks it.
- * Mantine renders the dropdown only while it is open: a row costs one button on the first paint.
+ * Until it is first pressed the button is a plain one: Mantine's Menu (with floating-ui) is its own
+ * chunk (RowMenuPart.tsx), fetched then and opened at once, so a screen's first paint carries none of it.
  */
 export function RowActionsMenu({
   menuTestId,
@@ -233,42 +232,36 @@ export function RowActionsMenu({
   disabled?: boolean | undefined;
 }) {
   const { t } = useTranslation();
-  const plain = actions.filter((a) => !a.danger);
-  const danger = actions.filter((a) => a.danger);
+  const [wanted, setWanted] = useState(false);
+  const text = t('bots.row.actions');
+  const plainButton = (
+    <Button
+      size="xs"
+      variant="default"
+      disabled={disabled}
+      aria-label={label}
+      aria-haspopup="menu"
+      rightSection={<span aria-hidden="true">▾</span>}
+      onClick={() => setWanted(true)}
+      onPointerEnter={preloadRowMenu}
+      onFocus={preloadRowMenu}
+      data-testid={menuTestId}
+    >
+      {text}
+    </Button>
+  );
+  if (!wanted) return plainButton;
   return (
-    <Menu position="bottom-end" withinPortal shadow="md">
-      <Menu.Target>
-        <Button
-          size="xs"
-          variant="default"
-          disabled={disabled}
-          aria-label={label}
-          rightSection={<span aria-hidden="true">▾</span>}
-          data-testid={menuTestId}
-        >
-          {t('bots.row.actions')}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {plain.map((a) => (
-          <Menu.Item key={a.name} onClick={a.onClick} disabled={a.disabled} data-testid={a.testId}>
-            {a.label}
-          </Menu.Item>
-        ))}
-        {plain.length > 0 && danger.length > 0 && <Menu.Divider />}
-        {danger.map((a) => (
-          <Menu.Item
-            key={a.name}
-            color="red"
-            onClick={a.onClick}
-            disabled={a.disabled}
-            data-testid={a.testId}
-          >
-            {a.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={plainButton}>
+      <RowMenuPart
+        menuTestId={menuTestId}
+        label={label}
+        text={text}
+        actions={actions}
+        disabled={disabled}
+        defaultOpened
+      />
+    </Suspense>
   );
 }
 
