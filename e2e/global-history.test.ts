@@ -93,7 +93,8 @@ describe.skipIf(!hasChromium)('global history page on a paper account', () => {
     await btc.waitFor();
     await expect.poll(() => btc.getByTestId('gh-token-base').textContent()).toBe('BTC');
     await expect.poll(() => btc.getByTestId('gh-token-quote').textContent()).toBe('USDT');
-    await expect.poll(() => btc.getByTestId('gh-token-usd').textContent()).toMatch(/^≈ \d+\.\d{2} USD$/);
+    // The page is in Spanish: its separators (shared/ui/numbers).
+    await expect.poll(() => btc.getByTestId('gh-token-usd').textContent()).toMatch(/^≈ \d+,\d{2} USD$/);
     await expect.poll(() => page.locator('[data-testid="gh-token"][data-symbol="ETH/USDT"]').count()).toBe(1);
     await expect
       .poll(async () => Number(await page.getByTestId('gh-card-total-value').getAttribute('data-value')))
