@@ -37,7 +37,6 @@ import {
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { useAfterFirstPaint } from '../../../shared/ui/afterFirstPaint';
 import { useConfirm } from '../../../shared/ui/ConfirmDialog';
-import { useConfirm } from '../../../shared/ui/ConfirmDialog';
 import { commaToDot, dcaApi, type StartBotInput } from '../api/dca';
 import { ActiveBotRow } from './ActiveBotRow';
 import { DCA_SCREEN as SCREEN } from './screen';
@@ -337,7 +336,6 @@ function BotDcaScreen() {
         />
       }
     >
-      {confirmDialog}
       {confirmDialog}
       <BotDialogs
         screen={SCREEN}
