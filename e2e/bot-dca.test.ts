@@ -103,7 +103,9 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
       .toContain('Open lots: 2');
-    await row.getByTestId('dca-pending-btn').click();
+    // The row's actions are in its menu.
+    await row.getByTestId('dca-actions-btn').click();
+    await page.getByTestId('dca-pending-btn').click();
     const pending = page.getByTestId('dca-pending-row');
     await expect.poll(() => pending.count(), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => page.getByText('99000', { exact: false }).count()).toBeGreaterThan(0);
@@ -119,7 +121,9 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 20_000 })
       .toContain('Open lots: 0');
-    await row.getByTestId('dca-history-btn').click();
+    // The row's actions are in its menu.
+    await row.getByTestId('dca-actions-btn').click();
+    await page.getByTestId('dca-history-btn').click();
     const rows = page.getByTestId('dca-history-row');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
     const pnls = await page.getByTestId('dca-history-pnl').allTextContents();

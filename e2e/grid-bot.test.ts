@@ -144,7 +144,9 @@ describe.skipIf(!hasChromium)('Grid bot from /grid-bot on a paper account', () =
       .toMatch(/^PNL 0\.\d{4} USDT · Rounds: 1$/);
 
     // Stop with 'Sell All to Market & Close' (the dialog defaults to keep).
-    await row.getByTestId('grid-bot-stop').click();
+    // The row's actions are in its menu.
+    await row.getByTestId('grid-bot-actions').click();
+    await page.getByTestId('grid-bot-stop').click();
     const keep = page.getByRole('radio', { name: 'Keep Assets & Close' });
     await keep.waitFor();
     await expect.poll(() => keep.isChecked()).toBe(true);

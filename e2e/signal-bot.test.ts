@@ -116,7 +116,9 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     expect(first.body.success).toBe(true);
     expect(first.body.duplicate).not.toBe(true);
 
-    await card.getByTestId('signal-log-toggle').click();
+    // The row's actions are in its menu.
+    await card.getByTestId('signal-bot-actions').click();
+    await page.getByTestId('signal-log-toggle').click();
     const executed = card.locator(
       '[data-testid="signal-log-row"][data-signal-id="e2e-buy-1"][data-status="executed"]',
     );
@@ -171,7 +173,9 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     await card.waitFor({ timeout: 15_000 });
     await expect.poll(() => card.getByTestId('signal-secret').getAttribute('data-shown')).toBe('0');
     // Rotate (the session signed in a moment ago: no password asked): a new secret, shown once.
-    await card.getByTestId('signal-secret-rotate').click();
+    // The row's actions are in its menu.
+    await card.getByTestId('signal-bot-actions').click();
+    await page.getByTestId('signal-secret-rotate').click();
     await page.getByTestId('signal-rotate-confirm').click();
     await expect
       .poll(() => card.getByTestId('signal-secret').getAttribute('data-shown'), { timeout: 15_000 })
@@ -188,7 +192,9 @@ describe.skipIf(!hasChromium)('Signal bot from /signalbot on paper Binance', () 
     expect(withNew.body.success).toBe(true);
 
     // Stop (sell the position, the default).
-    await card.getByTestId('signal-bot-stop').click();
+    // The row's actions are in its menu.
+    await card.getByTestId('signal-bot-actions').click();
+    await page.getByTestId('signal-bot-stop').click();
     await page.getByTestId('signal-stop-confirm').click();
     await page.getByText('Signal bot stopped.').waitFor({ timeout: 30_000 });
     await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('stopped');
