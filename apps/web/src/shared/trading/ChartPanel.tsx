@@ -20,7 +20,8 @@ import { errorMessage } from '../api/client';
 import { useSession, userIdOf } from '../session/session';
 import { CANDLES_POLL_MS, tradingApi, tradingKeys, type CandlesResponse, type SpotFill } from './api';
 import { useCountdownToggle, useOrders } from './hooks';
-import { fmtQty, parseNum } from './orderRules';
+import { FIXED, useNumbers } from '../ui/numbers';
+import { parseNum } from './orderRules';
 import type { ChartLine, ChartMarker } from './PriceChart';
 
 /** lightweight-charts is loaded only when the chart is shown. */
@@ -93,6 +94,7 @@ export function ChartPanel({
   paused?: boolean;
 }) {
   const { t } = useTranslation();
+  const num = useNumbers();
   const { user } = useSession();
   const [label, setLabel] = useState<TimeframeLabel>(DEFAULT_TIMEFRAME);
   const timeframe = TIMEFRAMES.find(([l]) => l === label)![1];
@@ -135,11 +137,11 @@ export function ChartPanel({
         ? fillMarkers(list, orders.data?.fills ?? [], (f) =>
             t('trading.chart.marker', {
               side: t(`trading.sides.${market}.${f.side}`),
-              quantity: fmtQty(f.quantity),
+              quantity: num.fixed(f.quantity, FIXED.quantity),
             }),
           )
         : [],
-    [history, list, orders.data, t, market],
+    [history, list, orders.data, t, market, num],
   );
   const tpNum = parseNum(tp);
   const slNum = parseNum(sl);
