@@ -61,6 +61,9 @@ const SPEC_SPANISH = [
   'Historial global — Todos tus bots',
   'Ingresa un monto válido (hasta 4 dígitos).',
   '❌ Error al iniciar sesión',
+  'Acceso denegado. Solo usuarios autorizados.',
+  'Compra enviada',
+  'Cantidad inválida',
 ];
 
 describe('the catalogs speak one language each', () => {
@@ -108,5 +111,6 @@ describe('the catalogs speak one language each', () => {
     expect(otherLanguageWords('Este exchange no está conectado. Conéctalo en Settings.', 'es')).toEqual([]);
     expect(otherLanguageWords('Total PnL: {{de}} USDT', 'en')).toEqual([]);
     expect(otherLanguageWords('¿Continuar?', 'en')).toEqual(['¿Continuar']);
+    expect(otherLanguageWords('3 78de8b9f ETH/USDT', 'en')).toEqual([]);
   });
 });

@@ -194,7 +194,8 @@ export function otherLanguageWords(text: string, lng: Lng): string[] {
   let rest = text.replace(/\{\{[^}]*\}\}/g, ' ').replace(/«[^»]*»/g, ' ');
   if (lng === 'es')
     for (const keep of SPANISH_KEEPS) rest = rest.replace(new RegExp(escapeRe(keep), 'gi'), ' ');
-  const words = rest.match(/[\p{L}¿¡]+/gu) ?? [];
+  // A token with a digit or an underscore (an id such as 78de8b9f, a code such as keep_assets) is no word.
+  const words = (rest.match(/[\p{L}\p{N}_¿¡]+/gu) ?? []).filter((w) => !/[\p{N}_]/u.test(w));
   const list = new Set(lng === 'en' ? SPANISH_WORDS : ENGLISH_WORDS);
   const found: string[] = [];
   for (const w of words) {

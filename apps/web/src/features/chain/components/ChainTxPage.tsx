@@ -13,8 +13,18 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { CHAIN_MESSAGES } from '@bytx/contract';
 import { errorMessage } from '../../../shared/api/client';
 import { isTxHash, useChainTx } from '../api/tx';
+
+/** The server's refusal in the user's language (CHAIN_MESSAGES has a catalog entry each), else as it came. */
+function serverText(t: (key: string) => string, message: string): string {
+  const key = (Object.keys(CHAIN_MESSAGES) as (keyof typeof CHAIN_MESSAGES)[]).find(
+    (k) => CHAIN_MESSAGES[k] === message,
+  );
+  const path = `chain.server.${key}`;
+  return key && t(path) !== path ? t(path) : message;
+}
 
 /** Wei (decimal string) as ETH, exact (no float). */
 export function formatWei(wei: string): string {
@@ -62,7 +72,7 @@ export function ChainTxPage() {
         <Loader mt="md" />
       ) : tx.isError || !d ? (
         <Alert color="red" mt="md" data-testid="chain-tx-error">
-          {errorMessage(tx.error)}
+          {serverText(t, errorMessage(tx.error))}
         </Alert>
       ) : (
         <Stack mt="md">
