@@ -147,7 +147,9 @@ describe.skipIf(!hasChromium)('global pending orders page on a paper account', (
     await page.goto(`${server.baseUrl}/bot-dca`);
     const bot = page.getByTestId('dca-bot-row').filter({ hasText: 'BTC/USDT' });
     await bot.waitFor({ timeout: 15_000 });
-    await bot.getByTestId('dca-pending-btn').click();
+    // The row's actions are in its menu.
+    await bot.getByTestId('dca-actions-btn').click();
+    await page.getByTestId('dca-pending-btn').click();
     const lotRows = page.getByTestId('dca-pending-row');
     await expect.poll(() => lotRows.count(), { timeout: 10_000 }).toBe(2);
     const on = page.locator('[data-testid="dca-pending-autofund"][data-enabled="true"]');
