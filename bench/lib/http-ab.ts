@@ -67,6 +67,25 @@ function cpuTicks(pid: number): number {
   return Number(f[11]) + Number(f[12]);
 }
 
+/** CPU ticks of each thread of `pid`, summed by the thread's name (main, V8's GC helpers, libuv's pool…). */
+function threadTicks(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const name = tid === String(pid) ? 'main thread' : comm;
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+/** Per side, thread name → ticks spent in measured runs. */
+const byThread = { a: new Map<string, number>(), b: new Map<string, number>() };
+
 async function start(tree: string, name: string): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bytx-http-ab-'));
@@ -274,7 +293,10 @@ try {
       const sums = { a: [0, 0] as [number, number], b: [0, 0] as [number, number] };
       for (const i of order) {
         const side = LAYOUT[i]!;
+        const t0 = threadTicks(servers[i]!.child.pid!);
         const r = await measure(servers[i]!, call, SECONDS);
+        for (const [name, t] of threadTicks(servers[i]!.child.pid!))
+          byThread[side].set(name, (byThread[side].get(name) ?? 0) + t - (t0.get(name) ?? 0));
         // Counted and shown, not fatal: a busy machine times out a few of 100 connections' requests.
         if (r.failures > 0) console.log(`${call.name} on ${side.toUpperCase()}${i}: ${r.failed}`);
         runs.get(call.name)![side].push(r);
@@ -309,9 +331,21 @@ try {
     `Geometric mean of the calls' B ÷ A: ×${geo.toFixed(3)}; largest ×${Math.max(...ratios).toFixed(2)}, smallest ×${Math.min(...ratios).toFixed(2)}.`,
     `Idle CPU of each server between rounds (no request; its ${ACTIVE_BOTS} bots and the paper market), median: A ${Math.round(median(idle.a) / 1e4)} %, B ${Math.round(median(idle.b) / 1e4)} % of a core.`,
   );
-  const table = lines.join('\n');
   const served = (side: 'a' | 'b') =>
     [...runs.values()].reduce((n, x) => n + x[side].reduce((m, r) => m + r.requests, 0), 0);
+  const names = [...new Set([...byThread.a.keys(), ...byThread.b.keys()])];
+  const us = (side: 'a' | 'b', name: string) =>
+    (((byThread[side].get(name) ?? 0) / TICKS_PER_S) * 1e6) / Math.max(1, served(side));
+  lines.push(
+    '',
+    'CPU per request by thread (all calls; the warm-up half-second of each run included, so a little above the table): ' +
+      names
+        .filter((n) => us('a', n) + us('b', n) >= 0.5)
+        .map((n) => `${n} ${f1(us('a', n))} → ${f1(us('b', n))} µs`)
+        .join(', ') +
+      '.',
+  );
+  const table = lines.join('\n');
   console.log(
     `@@requests A=${served('a')} B=${served('b')} measured_s=${Number(process.hrtime.bigint() - measuredAt) / 1e9}`,
   );
