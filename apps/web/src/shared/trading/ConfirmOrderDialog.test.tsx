@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/renderApp';
 import i18n from '../i18n/index';
 import type { SpotOrderPreview } from './api';
@@ -40,6 +40,11 @@ function setup(p: SpotOrderPreview | null = preview, market: 'spot' | 'swap' = '
 const text = (id: string) => screen.getByTestId(id).textContent;
 
 describe('ConfirmOrderDialog', () => {
+  // The figures follow i18next's language; test files share modules (isolate: false).
+  beforeEach(async () => {
+    await i18n.changeLanguage('en');
+  });
+
   it('shows the rounded order, the 0.4 % fee and the net total at 0.996 (quantity 6 decimals, value 2)', async () => {
     setup();
     await screen.findByTestId('trade-confirm-ok');

@@ -1,5 +1,5 @@
 import { SPOT_MESSAGES, type DerivativesPositionView } from '@bytx/contract';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import i18n from '../../../shared/i18n/index';
 import { serverText } from '../components/serverText';
 import {
@@ -15,6 +15,11 @@ import {
   roePercent,
   signColor,
 } from './futures';
+
+// The figures follow i18next's language; test files share modules (isolate: false): English here.
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+});
 
 const position = (over: Partial<DerivativesPositionView> = {}): DerivativesPositionView => ({
   symbol: 'BTC/USDT:USDT',
