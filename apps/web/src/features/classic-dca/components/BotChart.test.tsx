@@ -34,13 +34,13 @@ describe('classic DCA mini-chart', () => {
     await waitFor(() => expect(screen.getAllByTestId('dash-chart-time-tick')).toHaveLength(3));
     // Prices from the lowest shown (the next safety order, 97) to the highest (the take profit, 103).
     const prices = screen.getAllByTestId('dash-chart-price-tick').map((t) => t.textContent);
-    expect(prices).toEqual(['97', '99', '101', '103']);
+    expect(prices).toEqual(['97.00', '99.00', '101.00', '103.00']);
     // The first, middle and last closes' times, HH:MM.
     const times = screen.getAllByTestId('dash-chart-time-tick').map((t) => t.textContent);
     const hhmm = (ms: number) =>
       new Date(ms).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' });
     expect(times).toEqual([hhmm(T0), hhmm(T0 + 30 * 60_000), hhmm(T0 + 60 * 60_000)]);
     for (const level of ['dca', 'tp', 'next']) expect(screen.getByTestId(`dash-chart-${level}`)).toBeTruthy();
-    expect(screen.getByTestId('dash-chart-tp').textContent).toBe('TP 103');
+    expect(screen.getByTestId('dash-chart-tp').textContent).toBe('TP 103.00');
   });
 });

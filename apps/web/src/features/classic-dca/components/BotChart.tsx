@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { formatPrice, numberLocale } from '../../../shared/ui/numbers';
 import { dashboardApi } from '../api/dashboard';
 
 const W = 420;
@@ -17,12 +18,6 @@ const AXIS = '#868e96';
 const PRICE_TICKS = 4;
 /** The time axis' ticks: first, middle and last close. */
 const TIME_TICKS = 3;
-
-const fmtPrice = (n: number) => {
-  const abs = Math.abs(n);
-  const d = abs >= 1000 ? 2 : abs >= 1 ? 4 : 8;
-  return Number(n.toFixed(d)).toString();
-};
 
 interface Level {
   key: 'dca' | 'tp' | 'next';
@@ -53,6 +48,8 @@ export function BotChart({
   paused: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  // Prices in the house style (shared/ui/numbers.ts): by their size, with the user's separators.
+  const fmtPrice = (n: number) => formatPrice(numberLocale(i18n.language), n);
   const q = useQuery({
     queryKey: ['dashboard', 'candles', exchange, symbol],
     queryFn: () => dashboardApi.candles(exchange, symbol),
@@ -111,6 +108,8 @@ export function BotChart({
   const path = closes.map((c, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(' ');
   // The axes: prices evenly spread from the lowest to the highest shown, times of the first, middle
   // and last close (HH:MM in the user's locale).
+  // One number of decimals for every tick, by the highest price shown.
+  const tickDecimals = Math.abs(hi) >= 100 ? 2 : Math.abs(hi) >= 1 ? 4 : 8;
   const priceTicks = Array.from({ length: PRICE_TICKS }, (_, i) => lo + ((hi - lo) * i) / (PRICE_TICKS - 1));
   const timeIdx =
     closes.length <= 1
@@ -151,7 +150,7 @@ export function BotChart({
               textAnchor="end"
               data-testid="dash-chart-price-tick"
             >
-              {fmtPrice(v)}
+              {formatPrice(numberLocale(i18n.language), v, { decimals: tickDecimals })}
             </text>
           </g>
         ))}

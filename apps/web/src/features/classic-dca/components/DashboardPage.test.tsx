@@ -236,10 +236,10 @@ describe('DashboardPage (classic DCA)', () => {
     await waitFor(() => expect(within(row).getByTestId('dash-bot-vnc').textContent).toBe('0.0123'));
     const chart = within(row).getByRole('img');
     await waitFor(() => expect(chart.getAttribute('aria-label')).toContain('last 2 one-minute closes'));
-    expect(chart.getAttribute('aria-label')).toContain('average entry 2985.5');
-    expect(chart.getAttribute('aria-label')).toContain('take profit 3030.12');
-    expect(chart.getAttribute('aria-label')).toContain('next safety order 2970');
-    expect(within(row).getByTestId('dash-chart-tp').textContent).toBe('TP 3030.12');
+    expect(chart.getAttribute('aria-label')).toContain('average entry 2,985.50');
+    expect(chart.getAttribute('aria-label')).toContain('take profit 3,030.12');
+    expect(chart.getAttribute('aria-label')).toContain('next safety order 2,970.00');
+    expect(within(row).getByTestId('dash-chart-tp').textContent).toBe('TP 3,030.12');
     // Footer: only the classic DCA PnL counts.
     await waitFor(() =>
       expect(screen.getByTestId('dash-total-pnl').textContent).toBe('Total PnL: -1.25 USDT'),
