@@ -1,6 +1,29 @@
-import { MantineContext, MantineProvider } from '@mantine/core';
-import { use, type ReactNode } from 'react';
+import { MantineContext, MantineProvider, type MantineThemeOverride } from '@mantine/core';
+import { use, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { theme } from '../shared/ui/theme';
+
+/**
+ * The theme with the close buttons of dialogs, drawers and toasts named in the user's language: Mantine
+ * draws them as an icon without a name (axe `button-name`, WCAG 4.1.2). The static theme cannot hold a
+ * translated text, so it is added here, again when the language changes.
+ */
+function useNamedCloseButtons(): MantineThemeOverride {
+  const { t } = useTranslation();
+  const close = t('common.close');
+  return useMemo(() => {
+    const named = { closeButtonProps: { 'aria-label': close } };
+    return {
+      ...theme,
+      components: {
+        ...theme.components,
+        Modal: { defaultProps: named },
+        Drawer: { defaultProps: named },
+        Notification: { defaultProps: named },
+      },
+    };
+  }, [close]);
+}
 
 /*
  * Mantine's provider, for what renders Mantine components: every lazy page (./lazyPage.tsx), the
@@ -17,10 +40,11 @@ import { theme } from '../shared/ui/theme';
  * every one of them keeps the scheme dark, as the one provider did before.
  */
 export function AppMantine({ children }: { children: ReactNode }) {
+  const named = useNamedCloseButtons();
   if (use(MantineContext)) return children;
   return (
     <MantineProvider
-      theme={theme}
+      theme={named}
       defaultColorScheme="dark"
       withCssVariables={false}
       withGlobalClasses={false}
