@@ -165,6 +165,10 @@ describe.skipIf(!hasChromium)('web shell in the browser', () => {
     await page.getByTestId('header-logout').waitFor();
     await page.getByTestId('nav-loans').click();
     await page.waitForURL(url('/LoansLiquidity'));
+    // A preview, said before any click (issue 40 point 7).
+    await expect
+      .poll(() => page.getByTestId('loans-preview').textContent())
+      .toContain('Loans and liquidity are not open yet');
     const summary = page.getByTestId('loans-summary');
     for (const v of ['70%', '80%', '90%', '0.0018%', '15.94%', '1,600,000']) {
       await expect.poll(() => summary.textContent()).toContain(v);
