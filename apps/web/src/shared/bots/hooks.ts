@@ -7,8 +7,6 @@ import type { BotIdentity, ClosedBotRow, StopMode } from './api';
 import { realisedSummary, type RealisedSummary } from './figures';
 import type { ProgressPhase } from './dialogs';
 import { commaToDot } from './format';
-import { botServerText } from './serverText';
-import { botServerText } from './serverText';
 import type { BotScreen } from './screen';
 
 /** How often what was edited (and its window is over) is sent, and the rows re-polled (spec part 2 §9). */
@@ -228,9 +226,16 @@ export function useStartFlow<B extends BotIdentity>(screen: BotScreen) {
       await qc.invalidateQueries({ queryKey: [screen.scope, 'bots'] });
       setOptimistic(null);
     } catch (err) {
+      // The server's spec texts in the user's language. The mapper, with the contract's bot messages and
+      // their schemas' chunks, loads only on a failure: /bot-dca's first paint does not wait for it.
+      const raw = errorMessage(err, 'Error');
+      const message = await import('./serverText').then(
+        (m) => m.botServerText(t, raw),
+        () => raw,
+      );
       setOptimistic(null);
       setPhase('error');
-      const detail = t('bots.errors.start', { message: botServerText(t, errorMessage(err, 'Error')) });
+      const detail = t('bots.errors.start', { message });
       setDetail(detail);
       notifications.show({ color: 'red', message: detail });
     }

@@ -1,76 +1,16 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import type { ConfirmOptions } from './ConfirmModal';
 
 /**
  * The app's own confirm and alert (issue 40: no native `confirm()`/`alert()`, whose buttons and title
  * are the browser's, in the browser's language). A Mantine modal in the user's language: the confirm
- * button has the focus, Enter or a click confirms, Escape or Cancel cancels. Pages are lazy chunks that
- * already use Mantine's Modal, so this adds no code to the first page.
+ * button has the focus, Enter or a click confirms, Escape or Cancel cancels. The modal is a chunk of its
+ * own (ConfirmModal.tsx), loaded at the first question: a page's first paint (/bot-dca's is benchmarked)
+ * carries only this hook.
  */
-export interface ConfirmOptions {
-  /** Defaults to "Confirm" (an alert: no title). */
-  title?: string;
-  confirmLabel?: string;
-  cancelLabel?: string;
-  /** A destructive action: the confirm button is red. */
-  danger?: boolean;
-  /** One button only (a notice, as `alert()` was). */
-  alert?: boolean;
-}
+export type { ConfirmOptions };
 
-interface ConfirmDialogProps extends ConfirmOptions {
-  opened: boolean;
-  message: ReactNode;
-  onConfirm: () => void;
-  onCancel: () => void;
-}
-
-export function ConfirmDialog({
-  opened,
-  message,
-  title,
-  confirmLabel,
-  cancelLabel,
-  danger,
-  alert,
-  onConfirm,
-  onCancel,
-}: ConfirmDialogProps) {
-  const { t } = useTranslation();
-  return (
-    <Modal
-      opened={opened}
-      onClose={onCancel}
-      title={title ?? (alert ? undefined : t('common.confirm'))}
-      withCloseButton={!alert}
-      centered
-      // Above the page's own dialogs (a pending-orders dialog asks from inside itself).
-      zIndex={500}
-      data-testid="confirm-dialog"
-    >
-      <Text data-testid="confirm-dialog-text" style={{ whiteSpace: 'pre-line' }}>
-        {message}
-      </Text>
-      <Group justify="flex-end" mt="md">
-        {!alert && (
-          <Button variant="default" onClick={onCancel} data-testid="confirm-dialog-cancel">
-            {cancelLabel ?? t('common.cancel')}
-          </Button>
-        )}
-        <Button
-          color={danger ? 'red' : undefined}
-          onClick={onConfirm}
-          // Mantine focuses the element marked data-autofocus when the modal opens.
-          data-autofocus
-          data-testid="confirm-dialog-ok"
-        >
-          {confirmLabel ?? (alert ? t('common.close') : t('common.confirm'))}
-        </Button>
-      </Group>
-    </Modal>
-  );
-}
+const ConfirmModal = lazy(() => import('./ConfirmModal').then((m) => ({ default: m.ConfirmModal })));
 
 type Ask = (message: ReactNode, options?: ConfirmOptions) => Promise<boolean>;
 
@@ -81,11 +21,13 @@ type Ask = (message: ReactNode, options?: ConfirmOptions) => Promise<boolean>;
  * which resolves false.
  */
 export function useConfirm(): [Ask, ReactNode] {
-  const [state, setState] = useState<{ opened: boolean; message: ReactNode; options: ConfirmOptions }>({
-    opened: false,
-    message: null,
-    options: {},
-  });
+  // `asked`: the modal has been needed once, so it stays mounted (its closing transition, the next question).
+  const [state, setState] = useState<{
+    asked: boolean;
+    opened: boolean;
+    message: ReactNode;
+    options: ConfirmOptions;
+  }>({ asked: false, opened: false, message: null, options: {} });
   const pending = useRef<((ok: boolean) => void) | null>(null);
 
   const ask = useCallback<Ask>(
@@ -93,7 +35,7 @@ export function useConfirm(): [Ask, ReactNode] {
       new Promise<boolean>((resolve) => {
         pending.current?.(false);
         pending.current = resolve;
-        setState({ opened: true, message, options });
+        setState({ asked: true, opened: true, message, options });
       }),
     [],
   );
@@ -105,14 +47,16 @@ export function useConfirm(): [Ask, ReactNode] {
     resolve?.(ok);
   };
 
-  const dialog = (
-    <ConfirmDialog
-      opened={state.opened}
-      message={state.message}
-      {...state.options}
-      onConfirm={() => settle(true)}
-      onCancel={() => settle(false)}
-    />
-  );
+  const dialog = state.asked ? (
+    <Suspense fallback={null}>
+      <ConfirmModal
+        opened={state.opened}
+        message={state.message}
+        {...state.options}
+        onConfirm={() => settle(true)}
+        onCancel={() => settle(false)}
+      />
+    </Suspense>
+  ) : null;
   return [ask, dialog];
 }
