@@ -12,7 +12,6 @@ import { Pager } from './Pager';
 import { PendingActionDialogs, PendingRowActions, type PendingActionRequest } from './PendingActions';
 import type { BotScreen } from './screen';
 import { useConfirm } from '../ui/ConfirmDialog';
-import { useConfirm } from '../ui/ConfirmDialog';
 import { bodyOnlyTid, dialogTid, tid } from './testIds';
 
 export type ProgressPhase = 'loading' | 'success' | 'error';
