@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('exchanges, wallet and ticker in the browser', () 
   it('connects a paper Binance account in settings and the badge turns green', async () => {
     await page.goto(`${server.baseUrl}/settings`);
     const badge = page.getByTestId('exchange-badge');
-    await poll(() => badge.textContent()).toBe('❌ No conectado');
+    await poll(() => badge.textContent()).toBe('❌ Not connected');
     // The badge and the list come from two separate calls: wait for each to have answered.
     await page.getByTestId('exchange-not-connected').waitFor();
     await page.getByTestId('exchange-list-empty').waitFor();
