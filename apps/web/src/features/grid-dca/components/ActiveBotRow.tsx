@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DcaBotView } from '@bytx/contract';
 import { BotActions, BotFiguresLine, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
 import { dcaCapital } from '../../../shared/bots/figures';
+import { RowChartSlot } from '../../../shared/bots/RowChartSlot';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
 import { LazyTooltip } from '../../../shared/ui/LazyTooltip';
@@ -73,6 +74,30 @@ export function ActiveBotRow({
           {t('grid-dca.bots.lots', { lots: bot.open_lots, buys: bot.waiting_buys })}
         </Text>
       </Group>
+      {/* The pair's last day with the ladder: its anchor, the take profit above it and the lowest buy
+          (the range's two ends, service.ts rangeOf); after the first paint, only on screen. */}
+      {!optimistic && (
+        <RowChartSlot
+          exchange={bot.exchange}
+          symbol={bot.symbol}
+          live={bot.status !== 'stopped'}
+          levels={[
+            { key: 'entry', label: t('bots.rowChart.entry'), value: bot.precio, color: '#1c7ed6' },
+            {
+              key: 'high',
+              label: t(bot.direction === 'LONG' ? 'bots.rowChart.tp' : 'bots.rowChart.rangeHigh'),
+              value: bot.range_high,
+              color: '#2f9e44',
+            },
+            {
+              key: 'low',
+              label: t(bot.direction === 'LONG' ? 'bots.rowChart.lowestBuy' : 'bots.rowChart.rangeLow'),
+              value: bot.range_low,
+              color: '#f08c00',
+            },
+          ]}
+        />
+      )}
       <Group gap="xs" align="flex-end">
         <Switch
           label={t('grid-dca.bots.ra')}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../shared/api/client';
 import { BotFiguresLine, RowActionsMenu } from '../../../shared/bots/BotRowParts';
+import { RowChartSlot } from '../../../shared/bots/RowChartSlot';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
 import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { signalApi, signalTemplate, type SignalBotView } from '../api/signal';
@@ -262,6 +263,26 @@ export function SignalBotCard({
             {t('signal.bot.signals', { accepted: bot.signals_accepted, rejected: bot.signals_rejected })}
           </Text>
         </Stack>
+
+        {/* The pair's last day with the position's average entry (when there is a position). */}
+        {active && (
+          <RowChartSlot
+            exchange={bot.exchange}
+            symbol={bot.symbol}
+            levels={
+              bot.position_qty > 0 && bot.avg_entry > 0
+                ? [
+                    {
+                      key: 'entry',
+                      label: t('bots.rowChart.avgEntry'),
+                      value: bot.avg_entry,
+                      color: '#1c7ed6',
+                    },
+                  ]
+                : []
+            }
+          />
+        )}
 
         {logOpen && <SignalLog botId={bot.id} />}
       </Stack>
