@@ -1,3 +1,5 @@
+import { translateServerMessage } from '../serverMessages/translate';
+
 /** Local storage keys of spec part 1 §3. */
 export const STORAGE = {
   token: 'token',
@@ -96,5 +98,9 @@ export async function readAnswer<T>(res: Response): Promise<T> {
   return body as T;
 }
 
+/**
+ * An error as the user reads it: a server refusal in the user's language (shared/serverMessages), any
+ * other error's own message, or `fallback`.
+ */
 export const errorMessage = (err: unknown, fallback = 'Error') =>
-  err instanceof Error && err.message ? err.message : fallback;
+  err instanceof Error && err.message ? translateServerMessage(err.message) : fallback;
