@@ -1,6 +1,7 @@
 import { HISTORY_PAGE_SIZES, type GlobalHistoryRow } from '@bytx/contract';
-import { ActionIcon, Button, Group, NativeSelect, ScrollArea, Table, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
 import { fix8, signColor } from './format';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -42,6 +43,28 @@ export function HistoryTable({
 }) {
   const { t } = useTranslation();
   const k = (key: string) => t(`history.table.${key}`);
+  const columns: ResponsiveColumn<GlobalHistoryRow>[] = [
+    { key: 'id', label: k('id'), cell: (r) => r.id },
+    {
+      key: 'bot',
+      label: k('bot'),
+      cell: (r) => r.bot_id.slice(0, 8),
+      cellProps: (r) => ({ title: r.bot_id }),
+    },
+    { key: 'symbol', label: k('symbol'), cell: (r) => r.symbol },
+    { key: 'exchange', label: k('exchange'), cell: (r) => r.exchange },
+    { key: 'qty', label: k('qty'), cell: (r) => fix8(r.qty) },
+    { key: 'buy', label: k('buy'), cell: (r) => fix8(r.buy_price) },
+    { key: 'sell', label: k('sell'), cell: (r) => fix8(r.sell_price) },
+    { key: 'buyTime', label: k('buyTime'), cell: (r) => <When iso={r.buy_time} /> },
+    { key: 'sellTime', label: k('sellTime'), cell: (r) => <When iso={r.sell_time} /> },
+    {
+      key: 'pnl',
+      label: k('pnl'),
+      cell: (r) => fix8(r.pnl_net),
+      cellProps: (r) => ({ c: signColor(r.pnl_net), 'data-testid': 'gh-row-pnl' }),
+    },
+  ];
   return (
     <>
       <Group justify="flex-end" mb="xs">
@@ -57,63 +80,38 @@ export function HistoryTable({
       {loading && <Text data-testid="gh-loading">{k('loading')}</Text>}
       {!loading && rows?.length === 0 && <Text data-testid="gh-empty">{k('empty')}</Text>}
       {!loading && rows && rows.length > 0 && (
-        <ScrollArea type="auto">
-          <Table
-            striped
-            highlightOnHover
-            fz="xs"
-            horizontalSpacing={6}
-            verticalSpacing={4}
-            data-testid="gh-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                {['id', 'bot', 'symbol', 'exchange', 'qty', 'buy', 'sell', 'buyTime', 'sellTime', 'pnl'].map(
-                  (c) => (
-                    <Table.Th key={c}>{k(c)}</Table.Th>
-                  ),
-                )}
-                <Table.Th aria-label={k('actions')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.id} data-testid="gh-row" data-id={r.id}>
-                  <Table.Td>{r.id}</Table.Td>
-                  <Table.Td title={r.bot_id}>{r.bot_id.slice(0, 8)}</Table.Td>
-                  <Table.Td>{r.symbol}</Table.Td>
-                  <Table.Td>{r.exchange}</Table.Td>
-                  <Table.Td>{fix8(r.qty)}</Table.Td>
-                  <Table.Td>{fix8(r.buy_price)}</Table.Td>
-                  <Table.Td>{fix8(r.sell_price)}</Table.Td>
-                  <Table.Td>
-                    <When iso={r.buy_time} />
-                  </Table.Td>
-                  <Table.Td>
-                    <When iso={r.sell_time} />
-                  </Table.Td>
-                  <Table.Td c={signColor(r.pnl_net)} data-testid="gh-row-pnl">
-                    {fix8(r.pnl_net)}
-                  </Table.Td>
-                  <Table.Td>
-                    <ActionIcon
-                      size="sm"
-                      color="red"
-                      variant="light"
-                      disabled={busy}
-                      onClick={() => onDelete(r)}
-                      aria-label={k('delete')}
-                      title={k('delete')}
-                      data-testid="gh-row-delete"
-                    >
-                      ✕
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+        <ResponsiveTable
+          columns={columns}
+          rows={rows}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ 'data-testid': 'gh-row', 'data-id': r.id })}
+          actions={{
+            label: k('actions'),
+            hideLabel: true,
+            cell: (r) => (
+              <ActionIcon
+                size="sm"
+                color="red"
+                variant="light"
+                disabled={busy}
+                onClick={() => onDelete(r)}
+                aria-label={k('delete')}
+                title={k('delete')}
+                data-testid="gh-row-delete"
+              >
+                ✕
+              </ActionIcon>
+            ),
+          }}
+          tableProps={{
+            striped: true,
+            highlightOnHover: true,
+            fz: 'xs',
+            horizontalSpacing: 6,
+            verticalSpacing: 4,
+          }}
+          testId="gh-table"
+        />
       )}
       <Group justify="center" gap={4} mt="sm">
         <Button

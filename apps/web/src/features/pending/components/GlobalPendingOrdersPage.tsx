@@ -9,16 +9,15 @@ import {
   Loader,
   NativeSelect,
   Paper,
-  ScrollArea,
   Stack,
-  Table,
   Text,
   Title,
   UnstyledButton,
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import {
   PENDING_COMPLETED_DAYS,
   PENDING_PAGE_DEFAULT,
@@ -39,6 +38,12 @@ import {
 } from '../../../shared/bots/PendingActions';
 import { useSession, userIdOf } from '../../../shared/session/session';
 import { useConfirm } from '../../../shared/ui/ConfirmDialog';
+import {
+  NARROW_QUERY_MD,
+  ResponsiveTable,
+  type Attrs,
+  type ResponsiveColumn,
+} from '../../../shared/ui/ResponsiveTable';
 import { pendingApi } from '../api/pending';
 import {
   dateOf,
@@ -166,33 +171,36 @@ export function GlobalPendingOrdersPage() {
   if (!user) return <NoSession checking={checking} />;
 
   const summary = ordersQ.data?.summary;
-  const header = (key: SortKey) => {
+  const sortButton = (key: SortKey) => {
     const active = sort.key === key;
     return (
-      <Table.Th
+      <UnstyledButton
         key={key}
-        aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-        data-testid={`gp-th-${key}`}
+        onClick={() => {
+          setSort((s) => nextSort(s, key));
+          setPage(1);
+        }}
+        title={t('pending.sortHint', { col: t(`pending.col.${key}`) })}
+        data-testid={`gp-sort-${key}`}
+        data-sort={active ? sort.dir : 'none'}
       >
-        <UnstyledButton
-          onClick={() => {
-            setSort((s) => nextSort(s, key));
-            setPage(1);
-          }}
-          title={t('pending.sortHint', { col: t(`pending.col.${key}`) })}
-          data-testid={`gp-sort-${key}`}
-          data-sort={active ? sort.dir : 'none'}
-        >
-          <Text size="sm" fw={700} span>
-            {t(`pending.col.${key}`)}{' '}
-            <span data-testid={active ? 'gp-sort-indicator' : undefined}>
-              {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
-            </span>
-          </Text>
-        </UnstyledButton>
-      </Table.Th>
+        <Text size="sm" fw={700} span>
+          {t(`pending.col.${key}`)}{' '}
+          <span data-testid={active ? 'gp-sort-indicator' : undefined}>
+            {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+          </span>
+        </Text>
+      </UnstyledButton>
     );
   };
+  const columns = orderColumns(t, num).map((c): ResponsiveColumn<PendingOrderView> => ({
+    ...c,
+    th: sortButton(c.key),
+    thProps: {
+      'aria-sort': sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none',
+      'data-testid': `gp-th-${c.key}`,
+    },
+  }));
 
   return (
     <Container size="xl" py="md" data-testid="gp-page">
@@ -362,22 +370,33 @@ export function GlobalPendingOrdersPage() {
                 )}
               </Group>
               {ordersQ.isLoading && <Loader size="sm" data-testid="gp-loading" />}
-              <ScrollArea type="auto">
-                {/* Wide enough for every column and the four actions: narrower screens scroll it. */}
-                <Table striped highlightOnHover miw={1180} data-testid="gp-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      {SORT_KEYS.map(header)}
-                      <Table.Th>{t('pending.col.actions')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {pageRows.map((o) => (
-                      <OrderRow key={o.id} order={o} onRequest={setRequest} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollArea>
+              <ResponsiveTable
+                columns={columns}
+                rows={pageRows}
+                rowKey={(o) => o.id}
+                rowProps={(o) => ({
+                  'data-testid': 'gp-row',
+                  'data-id': o.id,
+                  'data-status': o.status,
+                  'data-busy': o.busy ?? undefined,
+                })}
+                actions={{
+                  label: t('pending.col.actions'),
+                  cell: (o) => (
+                    <PendingRowActions prefix="gp" order={o} autoFund={o.auto_fund} onRequest={setRequest} />
+                  ),
+                }}
+                // On a phone the table's sortable headers become a row of the same sort buttons.
+                cardsTop={
+                  <Group gap="sm" wrap="wrap" data-testid="gp-sort-bar">
+                    {SORT_KEYS.map(sortButton)}
+                  </Group>
+                }
+                // Side by side with the filters from `md` up, the table's box is narrow until 62em.
+                narrowQuery={NARROW_QUERY_MD}
+                tableProps={{ striped: true, highlightOnHover: true }}
+                testId="gp-table"
+              />
               {ordersQ.isSuccess && shown.length === 0 && (
                 <Text ta="center" c="dimmed" data-testid="gp-empty">
                   {t('pending.empty')}
@@ -400,66 +419,78 @@ export function GlobalPendingOrdersPage() {
   );
 }
 
-function OrderRow({
-  order: o,
-  onRequest,
-}: {
-  order: PendingOrderView;
-  onRequest: (r: PendingActionRequest) => void;
-}) {
-  const { t } = useTranslation();
-  const num = useNumbers();
-  const level = drawdownLevel(o.drawdown_pct);
-  const tpAssumed = o.tp_pct === null || o.tp_pct === undefined;
-  return (
-    <Table.Tr data-testid="gp-row" data-id={o.id} data-status={o.status} data-busy={o.busy ?? undefined}>
-      <Table.Td data-testid="gp-cell-date">{fmtDate(dateOf(o))}</Table.Td>
-      <Table.Td data-testid="gp-cell-exchange">{exchangeName(o.exchange)}</Table.Td>
-      <Table.Td data-testid="gp-cell-pair">{o.symbol}</Table.Td>
-      <Table.Td data-testid="gp-cell-limit">
-        {num.price(limitOf(o))}
-        {o.status === 'open' && (
-          <Text size="xs" c="dimmed" data-testid="gp-tp-pct" data-assumed={tpAssumed ? 'true' : 'false'}>
-            {t(tpAssumed ? 'pending.tpAssumed' : 'pending.tp', { pct: num.upTo(tpPctOf(o), 2) })}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td data-testid="gp-cell-entry">{num.price(o.entry_price)}</Table.Td>
-      <Table.Td data-testid="gp-cell-amount">
-        {num.money(o.amount_quote)} {o.quote}
-      </Table.Td>
-      <Table.Td
-        data-testid="gp-cell-result"
-        c={typeof o.result === 'number' ? pnlColor(o.result) : undefined}
-      >
-        {num.money(o.result)}
-      </Table.Td>
-      <Table.Td data-testid="gp-cell-state">
-        <Badge
-          color={o.status === 'open' ? 'blue' : 'green'}
-          styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
-          data-testid="gp-state"
-        >
-          {t(`pending.state.${o.status}`)}
-        </Badge>
-        {/* The spec's open state reads 'Open' / 'in wait': its take profit waits to fill. */}
-        {o.status === 'open' && (
-          <Text size="xs" c="dimmed" data-testid="gp-in-wait">
-            {t('pending.state.inWait')}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td
-        data-testid="gp-cell-drawdown"
-        c={drawdownColor(level)}
-        className={`gp-dd-${level}`}
-        data-level={level}
-      >
-        {pctText(num, o.drawdown_pct)}
-      </Table.Td>
-      <Table.Td>
-        <PendingRowActions prefix="gp" order={o} autoFund={o.auto_fund} onRequest={onRequest} />
-      </Table.Td>
-    </Table.Tr>
-  );
+/** The table's columns (and the cards' label: value pairs), in SORT_KEYS order; each cell keeps its test id. */
+function orderColumns(
+  t: TFunction,
+  num: Numbers,
+): {
+  key: SortKey;
+  label: string;
+  cell: (o: PendingOrderView) => ReactNode;
+  cellProps: (o: PendingOrderView) => Attrs;
+}[] {
+  const cells: Record<SortKey, Pick<ResponsiveColumn<PendingOrderView>, 'cell' | 'cellProps'>> = {
+    date: { cell: (o) => fmtDate(dateOf(o)) },
+    exchange: { cell: (o) => exchangeName(o.exchange) },
+    pair: { cell: (o) => o.symbol },
+    limit: {
+      cell: (o) => {
+        const tpAssumed = o.tp_pct === null || o.tp_pct === undefined;
+        return (
+          <>
+            {num.price(limitOf(o))}
+            {o.status === 'open' && (
+              <Text size="xs" c="dimmed" data-testid="gp-tp-pct" data-assumed={tpAssumed ? 'true' : 'false'}>
+                {t(tpAssumed ? 'pending.tpAssumed' : 'pending.tp', { pct: num.upTo(tpPctOf(o), 2) })}
+              </Text>
+            )}
+          </>
+        );
+      },
+    },
+    entry: { cell: (o) => num.price(o.entry_price) },
+    amount: {
+      cell: (o) => (
+        <>
+          {num.money(o.amount_quote)} {o.quote}
+        </>
+      ),
+    },
+    result: {
+      cell: (o) => num.money(o.result),
+      cellProps: (o) => ({ c: typeof o.result === 'number' ? pnlColor(o.result) : undefined }),
+    },
+    state: {
+      cell: (o) => (
+        <>
+          <Badge
+            color={o.status === 'open' ? 'blue' : 'green'}
+            styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+            data-testid="gp-state"
+          >
+            {t(`pending.state.${o.status}`)}
+          </Badge>
+          {/* The spec's open state reads 'Open' / 'in wait': its take profit waits to fill. */}
+          {o.status === 'open' && (
+            <Text size="xs" c="dimmed" data-testid="gp-in-wait">
+              {t('pending.state.inWait')}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    drawdown: {
+      cell: (o) => pctText(num, o.drawdown_pct),
+      cellProps: (o) => {
+        const level = drawdownLevel(o.drawdown_pct);
+        return { c: drawdownColor(level), className: `gp-dd-${level}`, 'data-level': level };
+      },
+    },
+  };
+  return SORT_KEYS.map((key) => ({
+    key,
+    label: t(`pending.col.${key}`),
+    cell: cells[key].cell,
+    cellProps: (o) => ({ ...cells[key].cellProps?.(o), 'data-testid': `gp-cell-${key}` }),
+  }));
 }
