@@ -79,7 +79,7 @@ describe('TradeHistoryDialog row delete', () => {
     fireEvent.click(screen.getAllByTestId('dca-history-delete')[0]!);
     fireEvent.click(await screen.findByTestId('confirm-dialog-ok'));
     expect((await screen.findByTestId('dca-history-delete-error')).textContent).toBe(
-      'No se pudo eliminar: History record not found.',
+      'No se pudo eliminar: Registro de historial no encontrado.',
     );
   });
 });

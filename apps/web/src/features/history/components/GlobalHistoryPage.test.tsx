@@ -304,7 +304,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     fireEvent.click(screen.getAllByTestId('gh-row-delete')[0]!);
     await answer(ASK_ONE, true);
     expect((await screen.findByTestId('gh-error')).textContent).toBe(
-      'No se pudo eliminar: History record not found.',
+      'No se pudo eliminar: Registro de historial no encontrado.',
     );
   });
 
@@ -332,7 +332,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     fireEvent.click(screen.getAllByTestId('gh-delete-all').at(-1)!);
     fireEvent.click(await screen.findByTestId('confirm-dialog-ok'));
     expect((await screen.findByTestId('gh-error')).textContent).toBe(
-      'No se pudo eliminar el historial completo: Internal server error',
+      'No se pudo eliminar el historial completo: Error interno del servidor',
     );
   });
 
@@ -371,7 +371,7 @@ describe('GlobalHistoryPage (/historial-global)', () => {
     });
     renderApp(<GlobalHistoryPage />, { user, responses });
     expect((await screen.findByTestId('gh-load-error')).textContent).toBe(
-      'Error cargando historial: Internal server error',
+      'Error cargando historial: Error interno del servidor',
     );
     await waitFor(() => expect(log).toHaveBeenCalled());
     expect(screen.queryAllByTestId('gh-token')).toHaveLength(0);
