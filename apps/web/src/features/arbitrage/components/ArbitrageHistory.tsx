@@ -1,10 +1,11 @@
-import { Alert, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RealisedLine } from '../../../shared/bots/BotScreen';
 import { realisedSummary } from '../../../shared/bots/figures';
 import { exchangeName, fmt, fmtDate, pnlColor } from '../../../shared/bots/format';
 import { useNow } from '../../../shared/bots/hooks';
+import { ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
 import type { ArbitrageHistoryRow } from '../api/arbitrage';
 
 /**
@@ -33,6 +34,63 @@ export function ArbitrageHistory({
         : null,
     [rows, now],
   );
+  const h = (key: string) => t(`arbitrage.history.${key}`);
+  const columns: ResponsiveColumn<ArbitrageHistoryRow>[] = [
+    {
+      key: 'buyExchange',
+      label: h('buyExchange'),
+      cell: (r) => exchangeName(r.exchange_compra),
+      cellProps: () => ({ 'data-testid': 'arb-row-buy-exchange' }),
+    },
+    {
+      key: 'sellExchange',
+      label: h('sellExchange'),
+      cell: (r) => exchangeName(r.exchange_venta),
+      cellProps: () => ({ 'data-testid': 'arb-row-sell-exchange' }),
+    },
+    {
+      key: 'buyPrice',
+      label: h('buyPrice'),
+      cell: (r) => fmt(r.precio_compra, 4),
+      cellProps: () => ({ 'data-testid': 'arb-row-buy-price' }),
+    },
+    {
+      key: 'sellPrice',
+      label: h('sellPrice'),
+      cell: (r) => fmt(r.precio_venta, 4),
+      cellProps: () => ({ 'data-testid': 'arb-row-sell-price' }),
+    },
+    {
+      key: 'amount',
+      label: h('amount'),
+      cell: (r) => fmt(r.monto, 8),
+      cellProps: () => ({ 'data-testid': 'arb-row-amount' }),
+    },
+    {
+      key: 'fees',
+      label: h('fees'),
+      cell: (r) => fmt(r.comision_total, 6),
+      cellProps: () => ({ 'data-testid': 'arb-row-fees' }),
+    },
+    {
+      key: 'profit',
+      label: h('profit'),
+      cell: (r) => (Number.isFinite(r.ganancia) ? r.ganancia.toFixed(6) : '—'),
+      cellProps: (r) => ({
+        c: pnlColor(r.ganancia),
+        fw: 600,
+        'data-testid': 'arb-row-profit',
+        'data-profit': r.ganancia,
+        'data-negative': r.ganancia < 0 ? '1' : '0',
+      }),
+    },
+    {
+      key: 'time',
+      label: h('time'),
+      cell: (r) => fmtDate(r.timestamp),
+      cellProps: () => ({ style: { whiteSpace: 'nowrap' } }),
+    },
+  ];
   return (
     <Paper withBorder p="md" data-testid="arb-history">
       <Title order={2} size="h4" mb="sm">
@@ -46,52 +104,21 @@ export function ArbitrageHistory({
           {t('arbitrage.history.failed', { message: error })}
         </Alert>
       )}
-      <ScrollArea>
-        <Table striped fz="sm" data-testid="arb-history-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('arbitrage.history.buyExchange')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.sellExchange')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.buyPrice')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.sellPrice')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.amount')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.fees')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.profit')}</Table.Th>
-              <Table.Th>{t('arbitrage.history.time')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(rows ?? []).map((r) => {
-              const unwind = r.exchange_compra === r.exchange_venta;
-              return (
-                <Table.Tr
-                  key={r.id || `${r.timestamp}-${r.exchange_compra}`}
-                  data-testid="arb-history-row"
-                  data-unwind={unwind ? '1' : '0'}
-                  title={unwind ? t('arbitrage.history.unwind') : undefined}
-                >
-                  <Table.Td data-testid="arb-row-buy-exchange">{exchangeName(r.exchange_compra)}</Table.Td>
-                  <Table.Td data-testid="arb-row-sell-exchange">{exchangeName(r.exchange_venta)}</Table.Td>
-                  <Table.Td data-testid="arb-row-buy-price">{fmt(r.precio_compra, 4)}</Table.Td>
-                  <Table.Td data-testid="arb-row-sell-price">{fmt(r.precio_venta, 4)}</Table.Td>
-                  <Table.Td data-testid="arb-row-amount">{fmt(r.monto, 8)}</Table.Td>
-                  <Table.Td data-testid="arb-row-fees">{fmt(r.comision_total, 6)}</Table.Td>
-                  <Table.Td
-                    c={pnlColor(r.ganancia)}
-                    fw={600}
-                    data-testid="arb-row-profit"
-                    data-profit={r.ganancia}
-                    data-negative={r.ganancia < 0 ? '1' : '0'}
-                  >
-                    {Number.isFinite(r.ganancia) ? r.ganancia.toFixed(6) : '—'}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmtDate(r.timestamp)}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <ResponsiveTable
+        columns={columns}
+        rows={rows ?? []}
+        rowKey={(r) => r.id || `${r.timestamp}-${r.exchange_compra}`}
+        rowProps={(r) => {
+          const unwind = r.exchange_compra === r.exchange_venta;
+          return {
+            'data-testid': 'arb-history-row',
+            'data-unwind': unwind ? '1' : '0',
+            title: unwind ? t('arbitrage.history.unwind') : undefined,
+          };
+        }}
+        tableProps={{ striped: true, fz: 'sm' }}
+        testId="arb-history-table"
+      />
       {rows && rows.length === 0 && (
         <Text c="dimmed" size="sm" ta="center" mt="sm" data-testid="arb-history-empty">
           {t('arbitrage.history.empty')}

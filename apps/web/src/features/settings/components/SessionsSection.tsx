@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OpenSession } from '@bytx/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../shared/session/session';
+import { ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
 import { endOtherSessions, listSessions } from '../api/account';
 
 /** A user agent cut to what a person reads in a table cell (the full one is its title). */
@@ -30,6 +31,30 @@ export function SessionsSection() {
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.resolvedLanguage === 'es' ? 'es' : 'en');
   const list: OpenSession[] = sessions.data?.sessions ?? [];
   const others = list.filter((s) => !s.current).length;
+  const columns: ResponsiveColumn<OpenSession>[] = [
+    { key: 'created', label: t('settings.sessions.created'), cell: (s) => when(s.created_at) },
+    { key: 'lastSeen', label: t('settings.sessions.lastSeen'), cell: (s) => when(s.last_seen_at) },
+    {
+      key: 'address',
+      label: t('settings.sessions.address'),
+      cell: (s) => s.ip ?? t('settings.sessions.unknown'),
+    },
+    {
+      key: 'device',
+      label: t('settings.sessions.device'),
+      cell: (s) => (
+        <Group gap={6}>
+          <span>{s.user_agent ? shortAgent(s.user_agent) : t('settings.sessions.unknown')}</span>
+          {s.current && (
+            <Badge color="blue" variant="light">
+              {t('settings.sessions.thisDevice')}
+            </Badge>
+          )}
+        </Group>
+      ),
+      cellProps: (s) => ({ title: s.user_agent ?? undefined }),
+    },
+  ];
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="settings-sessions">
@@ -42,39 +67,14 @@ export function SessionsSection() {
       <Stack gap="sm" mt="sm">
         {sessions.isError && <Alert color="red">{t('settings.sessions.loadFailed')}</Alert>}
         {list.length > 0 && (
-          <Table.ScrollContainer minWidth={520}>
-            <Table striped data-testid="sessions-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('settings.sessions.created')}</Table.Th>
-                  <Table.Th>{t('settings.sessions.lastSeen')}</Table.Th>
-                  <Table.Th>{t('settings.sessions.address')}</Table.Th>
-                  <Table.Th>{t('settings.sessions.device')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((s) => (
-                  <Table.Tr key={s.id} data-testid={s.current ? 'session-current' : 'session-other'}>
-                    <Table.Td>{when(s.created_at)}</Table.Td>
-                    <Table.Td>{when(s.last_seen_at)}</Table.Td>
-                    <Table.Td>{s.ip ?? t('settings.sessions.unknown')}</Table.Td>
-                    <Table.Td title={s.user_agent ?? undefined}>
-                      <Group gap={6} wrap="nowrap">
-                        <span>
-                          {s.user_agent ? shortAgent(s.user_agent) : t('settings.sessions.unknown')}
-                        </span>
-                        {s.current && (
-                          <Badge color="blue" variant="light">
-                            {t('settings.sessions.thisDevice')}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ResponsiveTable
+            columns={columns}
+            rows={list}
+            rowKey={(s) => s.id}
+            rowProps={(s) => ({ 'data-testid': s.current ? 'session-current' : 'session-other' })}
+            tableProps={{ striped: true }}
+            testId="sessions-table"
+          />
         )}
         {sessions.isSuccess && others === 0 && (
           <Text size="sm" data-testid="sessions-only-this">
