@@ -8,7 +8,7 @@ import { hasChromium, openBrowser, startServer, type Browser, type RunningServer
  * The spec's Spanish pending-order texts (PENDING_MESSAGES) as the English interface shows them
  * (issue 40: one language at a time); the Spanish interface shows them exactly as the spec writes them.
  */
-const PENDING_MESSAGES: Record<string, string> = botsEn.pendingActions.server;
+const PENDING_MESSAGES = botsEn.pendingActions.server;
 
 const EMAIL = 'global-pending-e2e@example.com';
 const PASSWORD = 'Sup3r-Secret-Passw0rd!';
