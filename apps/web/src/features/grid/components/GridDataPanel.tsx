@@ -8,7 +8,8 @@ import { RealisedLine } from '../../../shared/bots/BotScreen';
 import { fmtPct, profitPct, realisedSummary, runtimeKey, runtimeParts } from '../../../shared/bots/figures';
 import { exchangeName, fmtDate, pnlColor } from '../../../shared/bots/format';
 import { useNow } from '../../../shared/bots/hooks';
-import { gridApi, quoteOf, type GridBotRow } from '../api/grid';
+import { NARROW_QUERY, ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
+import { gridApi, quoteOf, type GridBotRow, type GridHistoryView } from '../api/grid';
 
 /** PnL in the quote currency, 4 decimals (a grid round on a small amount earns cents). */
 const pnlText = (pnl: number, symbol: string, quote?: string) =>
@@ -60,6 +61,25 @@ export function GridDataPanel({
         : null,
     [history.data, now],
   );
+  const historyColumns: ResponsiveColumn<GridHistoryView>[] = [
+    { key: 'symbol', label: t('grid.data.symbol'), cell: (h) => h.symbol },
+    { key: 'exchange', label: t('grid.data.exchange'), cell: (h) => exchangeName(h.exchange) },
+    { key: 'market', label: t('grid.data.marketType'), cell: (h) => marketLabel(h.market_type) },
+    { key: 'started', label: t('grid.data.started'), cell: (h) => fmtDate(h.started_at) },
+    { key: 'stopped', label: t('grid.data.stopped'), cell: (h) => fmtDate(h.stopped_at) },
+    {
+      key: 'rounds',
+      label: t('grid.data.rounds'),
+      cell: (h) => h.rounds,
+      cellProps: () => ({ 'data-testid': 'grid-history-rounds' }),
+    },
+    {
+      key: 'pnl',
+      label: t('grid.data.pnl'),
+      cell: (h) => pnlText(h.pnl_quote, h.symbol),
+      cellProps: (h) => ({ c: pnlColor(h.pnl_quote), 'data-testid': 'grid-history-pnl' }),
+    },
+  ];
   return (
     <Paper withBorder p="md" data-testid="grid-data">
       <Title order={2} size="h4" mb="sm">
@@ -173,36 +193,16 @@ export function GridDataPanel({
               {t('grid.data.noHistory')}
             </Text>
           ) : (
-            <ScrollArea>
-              <Table striped fz="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('grid.data.symbol')}</Table.Th>
-                    <Table.Th>{t('grid.data.exchange')}</Table.Th>
-                    <Table.Th>{t('grid.data.marketType')}</Table.Th>
-                    <Table.Th>{t('grid.data.started')}</Table.Th>
-                    <Table.Th>{t('grid.data.stopped')}</Table.Th>
-                    <Table.Th>{t('grid.data.rounds')}</Table.Th>
-                    <Table.Th>{t('grid.data.pnl')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {history.data.map((h) => (
-                    <Table.Tr key={h.id} data-testid="grid-history-row">
-                      <Table.Td>{h.symbol}</Table.Td>
-                      <Table.Td>{exchangeName(h.exchange)}</Table.Td>
-                      <Table.Td>{marketLabel(h.market_type)}</Table.Td>
-                      <Table.Td>{fmtDate(h.started_at)}</Table.Td>
-                      <Table.Td>{fmtDate(h.stopped_at)}</Table.Td>
-                      <Table.Td data-testid="grid-history-rounds">{h.rounds}</Table.Td>
-                      <Table.Td c={pnlColor(h.pnl_quote)} data-testid="grid-history-pnl">
-                        {pnlText(h.pnl_quote, h.symbol)}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
+            <ResponsiveTable
+              columns={historyColumns}
+              rows={history.data}
+              rowKey={(h) => h.id}
+              rowProps={() => ({ 'data-testid': 'grid-history-row' })}
+              tableProps={{ striped: true, fz: 'xs' }}
+              // This panel is a third or a quarter of the page from md up and the whole width below sm:
+              // cards in both, the table only where the panel spans the page between sm and md.
+              narrowQuery={`${NARROW_QUERY}, (min-width: 62em)`}
+            />
           )}
         </Tabs.Panel>
       </Tabs>
