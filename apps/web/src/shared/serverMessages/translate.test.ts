@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '../api/client';
+import { serverText } from '../trading/orderRules';
 import i18n, { loadAllCatalogs } from '../i18n/index';
 import { translateServerMessage } from './translate';
 
@@ -153,6 +154,10 @@ describe('server refusals in the user language', () => {
     // The shared helper that turns API errors into a toast's text applies it.
     expect(errorMessage(new Error('Market data is not available.'))).toBe(
       'Los datos de mercado no están disponibles.',
+    );
+    // The trading screen's own mapper hands the texts it does not know to it.
+    expect(serverText(i18n.t, 'No price for this pair yet; try again in a moment.')).toBe(
+      'Todavía no hay precio para este par; vuelve a intentarlo en un momento.',
     );
     await i18n.changeLanguage('en');
     expect(translateServerMessage('Market data is not available.')).toBe('Market data is not available.');

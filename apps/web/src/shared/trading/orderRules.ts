@@ -1,5 +1,6 @@
 import { SPOT, SPOT_MESSAGES, type SpotMessageKey } from '@bytx/contract';
 import type { TFunction } from 'i18next';
+import { translateServerMessage } from '../serverMessages/translate';
 
 /**
  * The order panel's rules (spec part 1 §5 "Order"), pure: the same checks, in the same order, as
@@ -356,5 +357,6 @@ export function serverText(t: TFunction, message: string, sideLabel?: (side: Ord
     const text = t(path, params);
     return text === path ? message : text;
   }
-  return message;
+  // Any other server refusal (market data, the exchange's answers) through the shared server texts.
+  return translateServerMessage(message);
 }

@@ -235,7 +235,7 @@ export function DashboardPage() {
           message:
             err.message === CLASSIC_DCA_MESSAGES.badFunds
               ? t('classic-dca.server.badFunds')
-              : `❌ ${t('bots.errors.generic', { message: err.message })}`,
+              : `❌ ${t('bots.errors.generic', { message: errorMessage(err) })}`,
         };
       }
       return { ok: false, message: t('classic-dca.errors.fundsMsg', { message: errorMessage(err) }) };
