@@ -106,6 +106,33 @@ for (const text of [
   collected.add(text.replace(/\{(\w+)\}/g, FIGURE));
 }
 
+/** Every text of every catalog, placeholders as the contract writes them (`{x}`). */
+const catalogTexts = new Set(
+  Object.values(
+    import.meta.glob<Record<string, unknown>>(['../../features/*/i18n/*.json', '../*/i18n/*.json'], {
+      eager: true,
+      import: 'default',
+    }),
+  ).flatMap(function texts(tree: unknown): string[] {
+    if (typeof tree === 'string') return [tree.replace(/\{\{(\w+)\}\}/g, '{$1}')];
+    return tree && typeof tree === 'object' ? Object.values(tree).flatMap(texts) : [];
+  }),
+);
+
+/**
+ * Groups a screen maps with its own mapper and catalog keys (trading/orderRules, signal, arbitrage, chain,
+ * earnings, pending serverText), or the web's own texts (HISTORY_MESSAGES: the global history's headings).
+ */
+const OWN_MAPPER = new Set([
+  'SPOT_MESSAGES',
+  'SIGNAL_MESSAGES',
+  'ARBITRAGE_MESSAGES',
+  'CHAIN_MESSAGES',
+  'EARNINGS_MESSAGES',
+  'PENDING_MESSAGES',
+  'HISTORY_MESSAGES',
+]);
+
 describe('server refusals in the user language', () => {
   beforeAll(async () => {
     await loadAllCatalogs();
@@ -164,5 +191,21 @@ describe('server refusals in the user language', () => {
     expect(translateServerMessage('No se pudo agregar fondos: saldo insuficiente')).toBe(
       'Could not add funds: saldo insuficiente',
     );
+  });
+
+  it('has every message constant of the contract in a catalog or translated here', async () => {
+    const missing: string[] = [];
+    for (const [name, group] of Object.entries(contract)) {
+      if (!/_MESSAGES$/.test(name) || !group || typeof group !== 'object' || OWN_MAPPER.has(name)) continue;
+      for (const [key, template] of Object.entries(group as Record<string, unknown>)) {
+        if (typeof template !== 'string' || catalogTexts.has(template)) continue;
+        const text = template.replace(/\{(\w+)\}/g, FIGURE);
+        await i18n.changeLanguage('es');
+        const es = translateServerMessage(text);
+        await i18n.changeLanguage('en');
+        if (es === text && translateServerMessage(text) === text) missing.push(`${name}.${key}: ${template}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
