@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 import { errorCode, reauthCall } from './reauth';
 
 export interface ReauthModalProps {
@@ -56,7 +56,7 @@ export function ReauthModal({ opened, needsCode, onConfirmed, onCancel }: Reauth
       const seconds = Number((err.body as { retryAfter?: unknown } | undefined)?.retryAfter);
       if (Number.isFinite(seconds) && seconds > 0) return t('session.reauth.tooMany', { seconds });
     }
-    return t('session.reauth.failed', { error: err.message });
+    return t('session.reauth.failed', { error: errorMessage(err) });
   };
 
   return (

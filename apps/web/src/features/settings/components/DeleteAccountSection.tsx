@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError, STORAGE } from '../../../shared/api/client';
+import { ApiError, errorMessage, STORAGE } from '../../../shared/api/client';
 import { useSession } from '../../../shared/session/session';
 import { ReauthCancelled, useReauth } from '../../../shared/session/useReauth';
 import { useConfirm } from '../../../shared/ui/ConfirmDialog';
@@ -42,7 +42,7 @@ export function DeleteAccountSection() {
       if (err instanceof ReauthCancelled) return;
       setError(
         err instanceof ApiError
-          ? t('settings.delete.failed', { error: serverError(err) ?? err.message })
+          ? t('settings.delete.failed', { error: serverError(err) ?? errorMessage(err) })
           : t('settings.delete.network'),
       );
     } finally {
