@@ -106,13 +106,16 @@ for (const text of [
   collected.add(text.replace(/\{(\w+)\}/g, FIGURE));
 }
 
-/** Every text of every catalog, placeholders as the contract writes them (`{x}`). */
+/** Every text of the other catalogs (a screen's own mapping), placeholders as the contract writes them (`{x}`). */
 const catalogTexts = new Set(
   Object.values(
-    import.meta.glob<Record<string, unknown>>(['../../features/*/i18n/*.json', '../*/i18n/*.json'], {
-      eager: true,
-      import: 'default',
-    }),
+    import.meta.glob<Record<string, unknown>>(
+      ['../../features/*/i18n/*.json', '../*/i18n/*.json', '!./i18n/*.json'],
+      {
+        eager: true,
+        import: 'default',
+      },
+    ),
   ).flatMap(function texts(tree: unknown): string[] {
     if (typeof tree === 'string') return [tree.replace(/\{\{(\w+)\}\}/g, '{$1}')];
     return tree && typeof tree === 'object' ? Object.values(tree).flatMap(texts) : [];
@@ -204,6 +207,34 @@ describe('server refusals in the user language', () => {
         const es = translateServerMessage(text);
         await i18n.changeLanguage('en');
         if (es === text && translateServerMessage(text) === text) missing.push(`${name}.${key}: ${template}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("has the server's message constants (`export const …_MESSAGE = '…'`) in a catalog or translated here", async () => {
+    const missing: string[] = [];
+    for (const { text: src } of files) {
+      for (const m of src.matchAll(/export const (\w+_MESSAGE) =\s*(['`])/g)) {
+        const text = sample(literal(src, m.index + m[0].length - 1));
+        if (catalogTexts.has(text)) continue;
+        await i18n.changeLanguage('es');
+        const es = translateServerMessage(text);
+        await i18n.changeLanguage('en');
+        if (es === text && translateServerMessage(text) === text) missing.push(`${m[1]}: ${text}`);
+      }
+    }
+    // And the server's own message objects (`const CODE_MESSAGES = { … }`, MANUAL_INPUT_MESSAGES, …).
+    for (const { text: src } of files) {
+      for (const block of src.matchAll(/const (\w+_MESSAGES)\b[^=]*= \{([\s\S]*?)\n\}/g)) {
+        for (const v of block[2]!.matchAll(/:\s*'((?:[^'\\]|\\.)*)'/g)) {
+          const text = v[1]!.replace(/\{(\w+)\}/g, FIGURE);
+          if (catalogTexts.has(v[1]!)) continue;
+          await i18n.changeLanguage('es');
+          const es = translateServerMessage(text);
+          await i18n.changeLanguage('en');
+          if (es === text && translateServerMessage(text) === text) missing.push(`${block[1]}: ${text}`);
+        }
       }
     }
     expect(missing).toEqual([]);
