@@ -1,4 +1,14 @@
-import { Box, Group, Paper, Stack, Table, Text, type BoxProps, type TableProps } from '@mantine/core';
+import {
+  Box,
+  Group,
+  Paper,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  type BoxProps,
+  type TableProps,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 
@@ -101,9 +111,10 @@ export function ResponsiveTable<R>({
       </Stack>
     );
   }
-  // Between the breakpoint and a width that fits every column, the table scrolls in its box, not the page.
+  // Between the breakpoint and a width that fits every column, the table scrolls in its box, not the page,
+  // with Mantine's always-drawn bar (`auto`): a browser with overlay scrollbars would show none.
   return (
-    <Box style={{ overflowX: 'auto' }}>
+    <ScrollArea type="auto">
       <Table {...tableProps} data-testid={testId} data-layout="table">
         <Table.Thead>
           <Table.Tr>
@@ -133,6 +144,6 @@ export function ResponsiveTable<R>({
           ))}
         </Table.Tbody>
       </Table>
-    </Box>
+    </ScrollArea>
   );
 }
