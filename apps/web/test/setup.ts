@@ -11,6 +11,15 @@ configure({ asyncUtilTimeout: 3_000 });
 // them all up front, as the route would before the page shows.
 beforeAll(() => loadAllCatalogs());
 
+// The web files share one module graph (`isolate: false`, vitest.config.ts), so i18next's language is
+// the last one an earlier file chose: every file starts in English, the app's default (a file that tests
+// Spanish switches in its own hooks, which run after this one). Without it, a file after a Spanish
+// one read Spanish texts only when the two ran in the same worker (ArbitrageEvents after a signal test).
+beforeAll(async () => {
+  const { default: i18n } = await import('i18next');
+  if (i18n.language !== 'en') await i18n.changeLanguage('en');
+});
+
 afterEach(() => {
   cleanup();
   // Build-level tests run in the node environment, without a DOM.
