@@ -20,6 +20,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SECONDS: Record<string, number> = {
   'apps/server/test/bots-live-emulator-crash.test.ts': 100,
+  // Issue 40's route walks (helpers' own runs on a loaded machine, not yet from a full run's report):
+  // every route at 2 widths x 2 languages x logged out/in with axe; every route in both languages.
+  'e2e/a11y-layout.test.ts': 100,
+  'e2e/one-language.test.ts': 50,
+  'e2e/bot-row-chart.test.ts': 15,
   'e2e/accounts.test.ts': 64,
   'apps/server/test/bots-forwarding.test.ts': 48,
   'apps/server/test/bots-crash.test.ts': 46,
