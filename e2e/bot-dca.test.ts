@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)('Grid Bot DCA from the dashboard on a paper accoun
 
     const row = page.getByTestId('dca-bot-row').filter({ hasText: 'BTC/USDT' });
     await row.waitFor({ timeout: 15_000 });
-    await expect.poll(() => row.getByTestId('dca-bot-summary').textContent()).toContain('Entry 100000.0000');
+    await expect.poll(() => row.getByTestId('dca-bot-summary').textContent()).toContain('Entry 100,000.0000');
     await refreshWhen(1);
     await expect
       .poll(() => row.getByTestId('dca-bot-lots').textContent(), { timeout: 15_000 })

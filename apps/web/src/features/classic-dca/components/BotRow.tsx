@@ -15,6 +15,7 @@ import { TP_VNC_OPTIONS, type ClassicBotView } from '@bytx/contract';
 import { BotActions, BotFiguresLine, BotRowCard, SlTpInputs } from '../../../shared/bots/BotRowParts';
 import { dcaCapital } from '../../../shared/bots/figures';
 import { fmt } from '../../../shared/bots/format';
+import { FIXED, useNumbers } from '../../../shared/ui/numbers';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { formatTtr } from '../api/dashboard';
 import { BotChart } from './BotChart';
@@ -80,6 +81,7 @@ export function BotRow({
   onStop: () => void;
 }) {
   const { t } = useTranslation();
+  const num = useNumbers();
   const [funds, setFunds] = useState('');
   const [fundsBusy, setFundsBusy] = useState(false);
   const [fundsResult, setFundsResult] = useState<FundsResult | null>(null);
@@ -109,7 +111,7 @@ export function BotRow({
       screen={DASH_SCREEN}
       bot={bot}
       optimistic={optimistic}
-      entry={figures.dca === null ? '—' : figures.dca.toFixed(4)}
+      entry={figures.dca === null ? '—' : num.fixed(figures.dca, FIXED.entryPrice)}
       dot={
         <Tooltip label={statusLabel}>
           <Box

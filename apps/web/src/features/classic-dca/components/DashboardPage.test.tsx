@@ -228,7 +228,7 @@ describe('DashboardPage (classic DCA)', () => {
     const row = await screen.findByTestId('dash-bot-row');
     await waitFor(() => expect(within(row).getByTestId('dash-bot-dca').textContent).toBe('2985.5'));
     expect(within(row).getByTestId('dash-bot-summary').textContent).toBe(
-      'binance · ETH/USDT · TP 1% · 20 USDT · OS 3 · Sep 1% · Entry 2985.5000',
+      'binance · ETH/USDT · TP 1% · 20 USDT · OS 3 · Sep 1% · Entry 2,985.5000',
     );
     await waitFor(() => expect(within(row).getByTestId('dash-bot-pnl').textContent).toBe('-1.2500 USDT'));
     expect(within(row).getByTestId('dash-bot-pnl').getAttribute('style')).toContain('red');

@@ -7,6 +7,7 @@ import { RowChartSlot } from '../../../shared/bots/RowChartSlot';
 import type { SlTpEdit, SlTpField } from '../../../shared/bots/hooks';
 import { quoteOf, slTpProblem } from '../../../shared/bots/slTp';
 import { LazyTooltip } from '../../../shared/ui/LazyTooltip';
+import { FIXED, useNumbers } from '../../../shared/ui/numbers';
 import { DCA_SCREEN } from './screen';
 
 export function ActiveBotRow({
@@ -43,13 +44,14 @@ export function ActiveBotRow({
   onEvents: () => void;
 }) {
   const { t } = useTranslation();
+  const num = useNumbers();
   const inRange = price !== null && price >= bot.range_low && price <= bot.range_high;
   return (
     <BotRowCard
       screen={DCA_SCREEN}
       bot={bot}
       optimistic={optimistic}
-      entry={(bot.precio ?? 0).toFixed(4)}
+      entry={num.fixed(bot.precio ?? 0, FIXED.entryPrice)}
       dot={
         <LazyTooltip label={t(inRange ? 'grid-dca.bots.inRange' : 'grid-dca.bots.outOfRange')}>
           <Box

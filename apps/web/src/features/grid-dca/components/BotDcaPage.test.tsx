@@ -138,7 +138,7 @@ describe('BotDcaPage', () => {
     renderApp(<BotDcaPage />, { user, responses: responses({}, [bot]) });
     const summary = await screen.findByTestId('dca-bot-summary');
     expect(summary.textContent).toBe(
-      'binance · ETH/USDT · TP 1% · 20 USDT · OS 3 · Sep 1% · Entry 3000.1235',
+      'binance · ETH/USDT · TP 1% · 20 USDT · OS 3 · Sep 1% · Entry 3,000.1235',
     );
     await waitFor(() => expect(screen.getByTestId('dca-status-dot').dataset.inRange).toBe('1'));
     setValue(screen.getByTestId('dca-sl-input'), '2800,5');
