@@ -1,7 +1,7 @@
 import { HISTORY_PAGE_SIZES, type GlobalHistoryRow } from '@bytx/contract';
 import { ActionIcon, Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
+import { NARROW_QUERY, ResponsiveTable, type ResponsiveColumn } from '../../../shared/ui/ResponsiveTable';
 import { fix8, signColor } from './format';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -111,6 +111,9 @@ export function HistoryTable({
             verticalSpacing: 4,
           }}
           testId="gh-table"
+          // From lg the table is the middle of three panels (14 of 24 columns): its ten columns need
+          // about 800 px, so it is cards there too until the page is 1500 px wide.
+          narrowQuery={`${NARROW_QUERY}, (min-width: 75em) and (max-width: 93.74em)`}
         />
       )}
       <Group justify="center" gap={4} mt="sm">
