@@ -1,4 +1,4 @@
-import { Alert, Anchor, Checkbox, Paper, ScrollArea, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,6 +61,54 @@ export function GridDataPanel({
         : null,
     [history.data, now],
   );
+  const activeColumns: ResponsiveColumn<GridBotRow>[] = [
+    {
+      key: 'symbol',
+      label: t('grid.data.symbol'),
+      cell: (b) => (
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          onClick={() => onSelect(b)}
+          title={t('grid.data.show')}
+          data-testid="grid-bot-show"
+        >
+          {b.symbol}
+        </Anchor>
+      ),
+      cellProps: () => ({ 'data-testid': 'grid-bot-symbol' }),
+    },
+    {
+      key: 'market',
+      label: t('grid.data.marketType'),
+      cell: (b) => marketLabel(b.market_type),
+      cellProps: () => ({ 'data-testid': 'grid-bot-market' }),
+    },
+    {
+      key: 'pnl',
+      label: t('grid.data.pnl'),
+      cell: (b) => (
+        <>
+          <Text size="sm" c={pnlColor(b.pnl_quote)} data-testid="grid-bot-pnl" data-pnl={b.pnl_quote}>
+            {pnlText(b.pnl_quote, b.symbol, b.quote)}
+          </Text>
+          <GridRowFigures bot={b} now={now} />
+        </>
+      ),
+      cellProps: () => ({ style: { whiteSpace: 'nowrap' } }),
+    },
+    {
+      key: 'rb',
+      label: t('grid.data.rb'),
+      cell: () => <Checkbox readOnly disabled aria-label={t('grid.data.rb')} size="xs" />,
+    },
+    {
+      key: 'rs',
+      label: t('grid.data.rs'),
+      cell: () => <Checkbox readOnly disabled aria-label={t('grid.data.rs')} size="xs" />,
+    },
+  ];
   const historyColumns: ResponsiveColumn<GridHistoryView>[] = [
     { key: 'symbol', label: t('grid.data.symbol'), cell: (h) => h.symbol },
     { key: 'exchange', label: t('grid.data.exchange'), cell: (h) => exchangeName(h.exchange) },
@@ -100,83 +148,46 @@ export function GridDataPanel({
               {loading ? t('grid.data.loading') : t('grid.data.noActive')}
             </Text>
           ) : (
-            <ScrollArea>
-              <Table striped fz="sm" horizontalSpacing={6}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('grid.data.symbol')}</Table.Th>
-                    <Table.Th>{t('grid.data.marketType')}</Table.Th>
-                    <Table.Th>{t('grid.data.pnl')}</Table.Th>
-                    <Table.Th>{t('grid.data.rb')}</Table.Th>
-                    <Table.Th>{t('grid.data.rs')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {bots.map((b) => (
-                    <Table.Tr
-                      key={b.id}
-                      data-testid="grid-bot-row"
-                      data-bot-id={b.id}
-                      data-selected={b.id === selected ? '1' : '0'}
-                      bg={b.id === selected ? 'var(--mantine-color-default-hover)' : undefined}
-                    >
-                      <Table.Td data-testid="grid-bot-symbol">
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          onClick={() => onSelect(b)}
-                          title={t('grid.data.show')}
-                          data-testid="grid-bot-show"
-                        >
-                          {b.symbol}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td data-testid="grid-bot-market">{marketLabel(b.market_type)}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <Text
-                          size="sm"
-                          c={pnlColor(b.pnl_quote)}
-                          data-testid="grid-bot-pnl"
-                          data-pnl={b.pnl_quote}
-                        >
-                          {pnlText(b.pnl_quote, b.symbol, b.quote)}
-                        </Text>
-                        <GridRowFigures bot={b} now={now} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Checkbox readOnly disabled aria-label={t('grid.data.rb')} size="xs" />
-                      </Table.Td>
-                      <Table.Td>
-                        <Checkbox readOnly disabled aria-label={t('grid.data.rs')} size="xs" />
-                      </Table.Td>
-                      <Table.Td>
-                        <RowActionsMenu
-                          menuTestId="grid-bot-actions"
-                          label={t('bots.row.actionsFor', { symbol: b.symbol })}
-                          actions={[
-                            {
-                              name: 'chart',
-                              label: t('grid.data.show'),
-                              onClick: () => onSelect(b),
-                              testId: 'grid-bot-chart',
-                            },
-                            {
-                              name: 'stop',
-                              label: t('grid.data.stop'),
-                              onClick: () => onStop(b),
-                              danger: true,
-                              testId: 'grid-bot-stop',
-                            },
-                          ]}
-                        />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
+            <ResponsiveTable
+              columns={activeColumns}
+              rows={bots}
+              rowKey={(b) => b.id}
+              rowProps={(b) => ({
+                'data-testid': 'grid-bot-row',
+                'data-bot-id': b.id,
+                'data-selected': b.id === selected ? '1' : '0',
+                bg: b.id === selected ? 'var(--mantine-color-default-hover)' : undefined,
+              })}
+              actions={{
+                label: t('bots.row.actions'),
+                hideLabel: true,
+                cell: (b) => (
+                  <RowActionsMenu
+                    menuTestId="grid-bot-actions"
+                    label={t('bots.row.actionsFor', { symbol: b.symbol })}
+                    actions={[
+                      {
+                        name: 'chart',
+                        label: t('grid.data.show'),
+                        onClick: () => onSelect(b),
+                        testId: 'grid-bot-chart',
+                      },
+                      {
+                        name: 'stop',
+                        label: t('grid.data.stop'),
+                        onClick: () => onStop(b),
+                        danger: true,
+                        testId: 'grid-bot-stop',
+                      },
+                    ]}
+                  />
+                ),
+              }}
+              tableProps={{ striped: true, fz: 'sm', horizontalSpacing: 6 }}
+              // The same panel as History: cards wherever it is narrow (below sm, and from md up where
+              // it is a column of the page; at 1280 px its table needed 470-557 px of a 361 px box).
+              narrowQuery={`${NARROW_QUERY}, (min-width: 62em)`}
+            />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="history">
