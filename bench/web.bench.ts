@@ -311,6 +311,12 @@ async function lighthouseRun(url: string, token: string | null, preset: Preset):
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
       const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+      // BENCH_WEB_LCP=1: which element Lighthouse took as the largest paint, and when (a page that got slower).
+      if (process.env.BENCH_WEB_LCP === '1') {
+        const el = JSON.stringify(lhr.audits['lcp-breakdown-insight']?.details ?? null);
+        const snippet = /"snippet":"((?:[^"\\]|\\.)*)"/.exec(el)?.[1] ?? el.slice(0, 300);
+        console.log(`LCP ${preset} ${url}: ${Math.round(num('largest-contentful-paint'))} ms ${snippet}`);
+      }
       return {
         fcpMs: num('first-contentful-paint'),
         lcpMs: num('largest-contentful-paint'),

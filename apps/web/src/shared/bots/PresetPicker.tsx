@@ -1,6 +1,7 @@
 import { Text, UnstyledButton } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HELP_CLASS } from './formHelp';
 import { PRESET_KEYS, type PresetKey } from './presets';
 
 /**
@@ -28,7 +29,7 @@ export function PresetPicker({
       <Text id={`${id}-label`} size="sm" fw={500}>
         {t('bots.presets.label')}
       </Text>
-      <Text id={`${id}-hint`} size="xs" c="dimmed" mb={4}>
+      <Text id={`${id}-hint`} size="xs" c="dimmed" mb={4} className={HELP_CLASS}>
         {t('bots.presets.hint')}
       </Text>
       {/* Three across where each fits (about 120 px, the longest name); fewer per line in a narrow

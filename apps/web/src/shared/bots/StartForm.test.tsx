@@ -124,3 +124,64 @@ describe.each([
     expect(onStart).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("the start form's help on a phone and on a wide screen", () => {
+  const real = window.matchMedia.bind(window);
+  /** matchMedia answering `phone` for the form's phone query (max-width: 47.99em), no other query. */
+  const screenOf = (phone: boolean) => {
+    window.matchMedia = (q: string) =>
+      ({
+        media: q,
+        matches: q.includes('max-width: 47.99em') ? phone : false,
+        onchange: null,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        dispatchEvent: () => false,
+      }) satisfies MediaQueryList;
+  };
+  beforeEach(async () => {
+    await i18n.changeLanguage('en');
+    window.matchMedia = real;
+  });
+
+  it("starts hidden on a phone behind one button, stays each field's description, and remembers the choice", async () => {
+    screenOf(true);
+    const first = renderApp(<Harness screen={DCA_SCREEN} onStart={() => undefined} />, { responses });
+    const form = await screen.findByTestId('form');
+    const toggle = screen.getByTestId('form-help-toggle');
+    // 'auto': the page's CSS hides the help below 48em (the form's <style>); the button offers it.
+    expect(form.getAttribute('data-help')).toBe('auto');
+    expect(form.querySelector('style')?.textContent).toMatch(
+      /max-width: 47\.99em.*data-help='auto'.*display: none/s,
+    );
+    expect(toggle.textContent).toBe('Show help for each field');
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    // Hidden or not, a field keeps its help as its accessible description.
+    expectEveryFieldHelped(form, /E\.g\./, 7);
+    await userEvent.click(toggle);
+    expect(form.getAttribute('data-help')).toBe('shown');
+    expect(toggle.textContent).toBe('Hide the help');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(localStorage.getItem('botFormHelp')).toBe('shown');
+    // The next visit on this device shows it at once.
+    first.unmount();
+    renderApp(<Harness screen={DCA_SCREEN} onStart={() => undefined} />, { responses });
+    expect((await screen.findByTestId('form')).getAttribute('data-help')).toBe('shown');
+  });
+
+  it('shows it on a wide screen, where the button hides it', async () => {
+    screenOf(false);
+    renderApp(<Harness screen={DCA_SCREEN} onStart={() => undefined} />, { responses });
+    const form = await screen.findByTestId('form');
+    const toggle = screen.getByTestId('form-help-toggle');
+    expect(toggle.textContent).toBe('Hide the help');
+    await userEvent.click(toggle);
+    expect(form.getAttribute('data-help')).toBe('hidden');
+    expect(form.querySelector('style')?.textContent).toMatch(/form\[data-help='hidden'\]/);
+    expect(toggle.textContent).toBe('Show help for each field');
+    await i18n.changeLanguage('es');
+    await waitFor(() => expect(toggle.textContent).toBe('Mostrar la ayuda de cada campo'));
+  });
+});

@@ -19,6 +19,7 @@ import { botsApi } from './api';
 import { commaToDot, exchangeName, pctOk } from './format';
 import { useLater } from './hooks';
 import { MarketSupportNotice } from './MarketSupportNotice';
+import { HELP_CLASS } from './formHelp';
 import { PresetPicker } from './PresetPicker';
 import { DCA_PRESETS, presetOf, type PresetKey } from './presets';
 import type { BotScreen } from './screen';
@@ -427,14 +428,68 @@ export function StartFormFields({ screen, form }: { screen: BotScreen; form: Sta
   );
 }
 
+/** Whether the fields' help shows: `auto` shows it from Mantine's `sm` (48em) up and hides it on a phone. */
+type HelpState = 'auto' | 'shown' | 'hidden';
+
+const HELP_KEY = 'botFormHelp';
+const PHONE = '(max-width: 47.99em)';
+/**
+ * The help under the fields (Mantine's input descriptions) hidden where the form says so. On a phone it
+ * starts hidden behind one "Show help" button: shown at once, the help paragraphs (three lines each at
+ * 412 px) were the page's largest paint, drawn after the title, and moved /bot-dca's mobile LCP from
+ * 2.3 to 2.7 s (Lighthouse, bench/web.bench.ts). Hidden, a field still has its help as its accessible
+ * description (aria-describedby reads hidden text).
+ */
+const HELP = `.mantine-InputWrapper-description, .${HELP_CLASS}`;
+const HELP_CSS = `@media ${PHONE} { form[data-help='auto'] :is(${HELP}) { display: none; } }
+form[data-help='hidden'] :is(${HELP}) { display: none; }`;
+
+function readHelp(): HelpState {
+  try {
+    const v = localStorage.getItem(HELP_KEY);
+    return v === 'shown' || v === 'hidden' ? v : 'auto';
+  } catch {
+    return 'auto';
+  }
+}
+
 /**
  * The start form as a `<form>`: Enter in a field starts the bot (the browser's implicit submission
- * clicks 'Start Bot', whose click starts it once), Tab goes through the controls in their order.
+ * clicks 'Start Bot', whose click starts it once), Tab goes through the controls in their order. Above
+ * the fields, a button shows or hides every field's help (remembered on this device).
  */
 export function StartFormShell({ children, testId }: { children: ReactNode; testId: string }) {
+  const { t } = useTranslation();
+  const [help, setHelp] = useState<HelpState>(readHelp);
+  const phone = typeof matchMedia === 'function' && matchMedia(PHONE).matches;
+  const shown = help === 'shown' || (help === 'auto' && !phone);
+  const toggle = () => {
+    const next: HelpState = shown ? 'hidden' : 'shown';
+    setHelp(next);
+    try {
+      localStorage.setItem(HELP_KEY, next);
+    } catch {
+      // Private mode: the choice lasts for this page.
+    }
+  };
   return (
-    <form noValidate onSubmit={(e: FormEvent) => e.preventDefault()} data-testid={testId}>
-      <Stack gap="sm">{children}</Stack>
+    <form noValidate onSubmit={(e: FormEvent) => e.preventDefault()} data-testid={testId} data-help={help}>
+      <style>{HELP_CSS}</style>
+      <Stack gap="sm">
+        <Group justify="flex-end">
+          <Button
+            variant="subtle"
+            size="compact-xs"
+            type="button"
+            aria-pressed={shown}
+            onClick={toggle}
+            data-testid={`${testId}-help-toggle`}
+          >
+            {t(shown ? 'bots.form.hideHelp' : 'bots.form.showHelp')}
+          </Button>
+        </Group>
+        {children}
+      </Stack>
     </form>
   );
 }
@@ -482,7 +537,7 @@ export function StartFormSubmit({
       ) : (
         start
       )}
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="dimmed" className={HELP_CLASS}>
         {t('bots.help.keyboard')}
       </Text>
     </>
