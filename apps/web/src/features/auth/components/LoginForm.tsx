@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/client';
+import { ServerText } from '../../../shared/serverMessages/ServerText';
 import { useSession } from '../../../shared/session/session';
 import { loginCall, serverMessage, storeLanguage, verifyLogin2fa } from '../api/auth';
 
@@ -96,7 +97,7 @@ export function LoginForm({ onDone, idPrefix = 'login' }: { onDone?: () => void;
           />
           {error && (
             <Alert color="red" p="xs" data-testid={`${idPrefix}-error`}>
-              {error}
+              <ServerText text={error} />
             </Alert>
           )}
           <Button type="submit" loading={busy} data-testid={`${idPrefix}-2fa-submit`}>
@@ -132,7 +133,7 @@ export function LoginForm({ onDone, idPrefix = 'login' }: { onDone?: () => void;
         />
         {error && (
           <Alert color="red" p="xs" data-testid={`${idPrefix}-error`}>
-            {error}
+            <ServerText text={error} />
           </Alert>
         )}
         <Button type="submit" loading={busy} data-testid={`${idPrefix}-submit`}>

@@ -17,6 +17,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api/client';
+import { ServerText } from '../../../shared/serverMessages/ServerText';
 import { fetchPublicConfig, registerCall, sendSignupCode, serverMessage } from '../api/auth';
 import { passwordRule } from '../../../shared/session/reauth';
 
@@ -188,10 +189,10 @@ export function RegisterPage() {
           )}
           {error && (
             <Alert color="red" mt="sm" data-testid="register-error">
-              {error}
+              <ServerText text={error} />
               {detail && (
                 <Text size="sm" c="dimmed" mt={4} data-testid="register-error-detail">
-                  {detail}
+                  <ServerText text={detail} />
                 </Text>
               )}
             </Alert>
