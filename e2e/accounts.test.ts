@@ -277,7 +277,10 @@ describe.skipIf(!hasChromium)('accounts in the browser (es)', () => {
     await page.getByTestId('confirm-dialog-ok').click();
     await page.waitForURL(`${server.baseUrl}/`);
     await loginOnPage(page, server, email, password);
-    await expect(page.getByTestId('login-error').innerText()).resolves.toBe('Invalid email or password.');
+    // The server's refusal ('Invalid email or password.') in the Spanish interface's language.
+    await expect
+      .poll(() => page.getByTestId('login-error').innerText())
+      .toBe('Correo o contraseña no válidos.');
   });
 });
 
