@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { descriptionOf, expectEveryFieldHelped, valuesOf } from '../../../test/formHelp';
 import { json, renderApp } from '../../../test/renderApp';
 import { DASH_SCREEN } from '../../features/classic-dca/components/screen';
@@ -126,24 +126,30 @@ describe.each([
 });
 
 describe("the start form's help on a phone and on a wide screen", () => {
-  const real = window.matchMedia.bind(window);
-  /** matchMedia answering `phone` for the form's phone query (max-width: 47.99em), no other query. */
-  const screenOf = (phone: boolean) => {
-    window.matchMedia = (q: string) =>
-      ({
-        media: q,
-        matches: q.includes('max-width: 47.99em') ? phone : false,
-        onchange: null,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        dispatchEvent: () => false,
-      }) satisfies MediaQueryList;
-  };
+  /**
+   * matchMedia answering `phone` for the form's phone query (max-width: 47.99em), no other query; a spy
+   * restored after each test: the web files share one window (isolate: false), and a later file
+   * (ResponsiveTable's) reads the viewport through the real one.
+   */
+  const screenOf = (phone: boolean) =>
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (q: string) =>
+        ({
+          media: q,
+          matches: q.includes('max-width: 47.99em') ? phone : false,
+          onchange: null,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+          addListener: () => undefined,
+          removeListener: () => undefined,
+          dispatchEvent: () => false,
+        }) satisfies MediaQueryList,
+    );
   beforeEach(async () => {
     await i18n.changeLanguage('en');
-    window.matchMedia = real;
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
   });
 
   it("starts hidden on a phone behind one button, stays each field's description, and remembers the choice", async () => {
